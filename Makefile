@@ -1,0 +1,36 @@
+# dsh-replay: build, test, bench, fuzz, lint.
+GO      ?= go
+BIN     ?= bin/dsh-replay
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd.Version=$(VERSION)
+
+.PHONY: build install test bench fuzz lint example
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+install:
+	$(GO) install -ldflags "$(LDFLAGS)" .
+
+# The CI gate: vet plus the race-enabled test suite.
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+# Micro benchmarks plus the end-to-end throughput table (scripts/bench.sh).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	./scripts/bench.sh
+
+# FUZZTIME per target; every Fuzz* function in the tree is run in turn.
+FUZZTIME ?= 30s
+fuzz:
+	./scripts/fuzz.sh $(FUZZTIME)
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+# Build and run the tool on the example log shipped in testdata/.
+example: build
+	$(BIN) show --no-pager --width 100 testdata/example/session.jsonl

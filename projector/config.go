@@ -1,0 +1,96 @@
+package projector
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// Config is the deployment configuration the projectors read (it is not in
+// the log): {"plugins": {"tool-fs-search": {...}}, "services": {"shell": {...}}}.
+// Plugin names carry no dsh-/lasmex- prefix; option names are upstream's.
+type Config struct {
+	Plugins  jsonv.Value
+	Services jsonv.Value
+}
+
+// Plugin is the option object of one plugin (undefined when not configured).
+func (c Config) Plugin(name string) jsonv.Value { return c.Plugins.Get(name) }
+
+// Service is the option object of one service.
+func (c Config) Service(name string) jsonv.Value { return c.Services.Get(name) }
+
+// PluginOption is one option of a plugin, undefined when not set.
+func (c Config) PluginOption(plugin, key string) jsonv.Value { return c.Plugins.Get(plugin).Get(key) }
+
+// PluginInt reads an integer option with its shipped default.
+func (c Config) PluginInt(plugin, key string, def int) int {
+	v := c.PluginOption(plugin, key)
+	if v.IsNumber() && v.IsInteger() {
+		return int(v.Num())
+	}
+	return def
+}
+
+// PluginBool reads a boolean option with its shipped default.
+func (c Config) PluginBool(plugin, key string, def bool) bool {
+	v := c.PluginOption(plugin, key)
+	if v.IsBool() {
+		return v.Bool()
+	}
+	return def
+}
+
+// PluginString reads a string option with its shipped default.
+func (c Config) PluginString(plugin, key string, def string) string {
+	v := c.PluginOption(plugin, key)
+	if v.IsString() {
+		return v.Str()
+	}
+	return def
+}
+
+// ParseConfig parses a configuration document.
+func ParseConfig(data []byte) (Config, error) {
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		return Config{}, err
+	}
+	if !v.IsObject() {
+		return Config{}, fmt.Errorf("configuration must be a JSON object")
+	}
+	for _, m := range v.Members() {
+		switch m.Key {
+		case "plugins", "services":
+			if !m.Value.IsObject() {
+				return Config{}, fmt.Errorf("configuration %q must be an object", m.Key)
+			}
+		default:
+			return Config{}, fmt.Errorf("configuration has unknown key %q (want plugins, services)", m.Key)
+		}
+	}
+	plugins := jsonv.Obj()
+	for _, m := range v.Get("plugins").Members() {
+		name := strings.TrimPrefix(strings.TrimPrefix(m.Key, "dsh-"), "lasmex-")
+		plugins = plugins.With(name, m.Value)
+	}
+	return Config{Plugins: plugins, Services: v.Get("services")}, nil
+}
+
+// LoadConfig reads --config FILE; an empty path is the shipped defaults.
+func LoadConfig(path string) (Config, error) {
+	if path == "" {
+		return Config{}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	c, err := ParseConfig(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,76 @@
+// Package projector owns the upstream tool output contract: what a tool
+// definition is (parameter schema, output schema, render, presentationMeta,
+// presentCall, presentResult), the registry keyed by recorded tool name and
+// built from the deployment configuration, output-schema validation, and the
+// containment that turns a failing projector into a reported failure.
+//
+// Ports of the first-party tools live in subpackages, one per tool family;
+// projector/builtin assembles them. A port mirrors its TypeScript original:
+// arguments, values, content and views are jsonv.Values, and a presenter
+// returns the undefined Value for "no view".
+package projector
+
+import (
+	"fmt"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// Tool is one tool definition as the registry sees it.
+type Tool struct {
+	// Name is the tool name recorded in the log.
+	Name string
+	// Plugin is the upstream plugin that ships it, without the dsh-/lasmex- prefix
+	// (e.g. "tool-fs"); config options are looked up under this name.
+	Plugin string
+	// Parameters is the compiled JSON schema of the arguments (an object root).
+	Parameters jsonv.Value
+	// Output is the canonical-value contract; nil when upstream declares none
+	// that replay can check.
+	Output *Output
+	// PresentCall and PresentResult are the presenters; nil when upstream has none.
+	// They receive arguments that already passed soft validation (unless
+	// RawPresenters is set) and return the undefined Value for "no view".
+	PresentCall   func(args jsonv.Value) jsonv.Value
+	PresentResult func(args jsonv.Value, result Result) jsonv.Value
+	// RawPresenters marks presenters not wrapped by defineTool: no soft
+	// validation of arguments happens before they run.
+	RawPresenters bool
+	// Cards lists the cards the presenters can emit, for `dsh-replay tools`.
+	CallCards, ResultCards []string
+
+	compiled *compiledSchemas
+}
+
+// Output is ToolOutputDefinition: schema, render and optional presentationMeta.
+type Output struct {
+	Schema jsonv.Value
+	// Render returns the content block array. An error is a thrown render.
+	Render func(args, value jsonv.Value) (jsonv.Value, error)
+	// PresentationMeta is nil when the tool declares none. Returning the
+	// undefined Value is upstream's "returned non-lossless JSON" failure.
+	PresentationMeta func(args, value jsonv.Value) (jsonv.Value, error)
+}
+
+// Result is the presenter input ToolResult {content, isError, meta?}.
+type Result struct {
+	Content jsonv.Value
+	IsError bool
+	Meta    jsonv.Value // undefined when absent; null is a value
+}
+
+// Throw is a JavaScript-style thrown error with a message, for ports.
+type Throw struct{ Message string }
+
+func (t *Throw) Error() string { return t.Message }
+
+// Throwf builds a Throw.
+func Throwf(format string, args ...any) error { return &Throw{Message: fmt.Sprintf(format, args...)} }
+
+// Text is a text content block {type:"text", text}.
+func Text(s string) jsonv.Value {
+	return jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", jsonv.Str(s)))
+}
+
+// TextContent is a one-block content array.
+func TextContent(s string) jsonv.Value { return jsonv.Arr(Text(s)) }

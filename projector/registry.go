@@ -1,0 +1,79 @@
+package projector
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Family builds the tools of one upstream plugin from the configuration.
+type Family func(cfg Config) []*Tool
+
+// Matcher resolves dynamic tool names (mcp__server__tool, configured subagent
+// names); it returns nil when the name is not its own.
+type Matcher func(name string) *Tool
+
+// Registry maps recorded tool names to definitions.
+type Registry struct {
+	Config   Config
+	tools    map[string]*Tool
+	matchers []Matcher
+}
+
+// NewRegistry builds a registry from families; a duplicate name is an error.
+func NewRegistry(cfg Config, families ...Family) (*Registry, error) {
+	r := &Registry{Config: cfg, tools: map[string]*Tool{}}
+	for _, f := range families {
+		for _, t := range f(cfg) {
+			if err := r.Add(t); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return r, nil
+}
+
+// Add registers one tool, compiling its schemas.
+func (r *Registry) Add(t *Tool) error {
+	if t == nil || t.Name == "" {
+		return fmt.Errorf("tool without a name")
+	}
+	if _, dup := r.tools[t.Name]; dup {
+		return fmt.Errorf("tool %q registered twice", t.Name)
+	}
+	if err := t.compile(); err != nil {
+		return fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	r.tools[t.Name] = t
+	return nil
+}
+
+// AddMatcher registers a resolver for dynamic names.
+func (r *Registry) AddMatcher(m Matcher) { r.matchers = append(r.matchers, m) }
+
+// Lookup finds the definition for a recorded tool name, or nil.
+func (r *Registry) Lookup(name string) *Tool {
+	if t, ok := r.tools[name]; ok {
+		return t
+	}
+	for _, m := range r.matchers {
+		if t := m(name); t != nil {
+			if t.compiled == nil {
+				if err := t.compile(); err != nil {
+					return nil
+				}
+			}
+			return t
+		}
+	}
+	return nil
+}
+
+// Tools lists the static definitions by name.
+func (r *Registry) Tools() []*Tool {
+	out := make([]*Tool, 0, len(r.tools))
+	for _, t := range r.tools {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
