@@ -94,3 +94,17 @@ func LoadConfig(path string) (Config, error) {
 	}
 	return c, nil
 }
+
+// PluginPositiveInt reads an option that upstream requires to be an integer
+// ≥ 1, with its shipped default; anything else is upstream's load failure
+// "<plugin>: <key> must be a positive integer".
+func (c Config) PluginPositiveInt(plugin, key string, def int) (int, error) {
+	v := c.PluginOption(plugin, key)
+	if v.IsUndefined() {
+		return def, nil
+	}
+	if !v.IsNumber() || !v.IsInteger() || v.Num() < 1 || v.Num() > 1<<53 {
+		return 0, fmt.Errorf("%s: %s must be a positive integer", plugin, key)
+	}
+	return int(v.Num()), nil
+}

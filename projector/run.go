@@ -1,34 +1,12 @@
 package projector
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
-
-// compiledSchemas holds what compile prepares once per tool.
-type compiledSchemas struct{}
-
-// compile prepares the parameter and output schemas for validation.
-// TODO(contract): compile with github.com/kaptinlin/jsonschema.
-func (t *Tool) compile() error {
-	t.compiled = &compiledSchemas{}
-	return nil
-}
-
-// Violation is one schema violation: a JSON pointer and upstream-style text.
-type Violation struct {
-	Pointer string
-	Message string
-}
-
-// ValidateArgs checks arguments against the parameter schema.
-// TODO(contract): real validation.
-func (t *Tool) ValidateArgs(args jsonv.Value) []Violation { return nil }
-
-// ValidateValue checks a canonical value against the output schema.
-// TODO(contract): real validation.
-func (t *Tool) ValidateValue(value jsonv.Value) []Violation { return nil }
 
 // Failure is a contained projector or presenter failure.
 type Failure struct {
@@ -36,23 +14,35 @@ type Failure struct {
 	Projector string // render, presentationMeta, presentCall, presentResult
 	Message   string // upstream wording where upstream has one
 	Panic     bool   // the port panicked (a bug in the port, not a thrown error)
+	Stack     string // where the port panicked (Panic only); never in goldens
 }
 
 func (f *Failure) Error() string { return f.Message }
 
-// contain runs fn and turns a panic into a Failure.
+// contain runs fn and turns a panic into a Failure. A port emulates a JS
+// throw from a presenter with panic(Throwf(...)): that is a thrown error,
+// not a port bug, so Panic stays false.
 func contain(tool, projector string, fn func() (jsonv.Value, error)) (v jsonv.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v = jsonv.Value{}
-			err = &Failure{Tool: tool, Projector: projector, Message: fmt.Sprint(r), Panic: true}
+			var th *Throw
+			if e, ok := r.(error); ok && errors.As(e, &th) {
+				err = &Failure{Tool: tool, Projector: projector, Message: th.Message}
+				return
+			}
+			buf := make([]byte, 8<<10)
+			buf = buf[:runtime.Stack(buf, false)]
+			err = &Failure{Tool: tool, Projector: projector, Message: fmt.Sprint(r), Panic: true, Stack: string(buf)}
 		}
 	}()
 	return fn()
 }
 
 // RunRender runs output.render contained. A failure carries upstream's text
-// `tool "T" returned invalid output: output.render failed: <msg>`.
+// `tool "T" returned invalid output: output.render failed: <msg>`, or
+// `... output.render returned non-lossless JSON` when the content is not
+// lossless JSON (an undefined anywhere, a non-finite number, -0).
 func (t *Tool) RunRender(args, value jsonv.Value) (jsonv.Value, error) {
 	if t.Output == nil || t.Output.Render == nil {
 		return jsonv.Value{}, &Failure{Tool: t.Name, Projector: "render", Message: "no render projector"}
@@ -62,7 +52,7 @@ func (t *Tool) RunRender(args, value jsonv.Value) (jsonv.Value, error) {
 }
 
 // RunPresentationMeta runs output.presentationMeta contained; ok is false when
-// the tool declares none.
+// the tool declares none. Returning undefined is upstream's non-lossless failure.
 func (t *Tool) RunPresentationMeta(args, value jsonv.Value) (meta jsonv.Value, ok bool, err error) {
 	if t.Output == nil || t.Output.PresentationMeta == nil {
 		return jsonv.Value{}, false, nil
@@ -72,25 +62,28 @@ func (t *Tool) RunPresentationMeta(args, value jsonv.Value) (meta jsonv.Value, o
 	return v, true, err
 }
 
+// projection is upstream snapshotProjection (index.ts:529-541).
 func (t *Tool) projection(name string, v jsonv.Value, err error) (jsonv.Value, error) {
 	if err != nil {
-		msg := err.Error()
-		panicked := false
-		if f, ok := err.(*Failure); ok {
-			panicked = f.Panic
+		f := &Failure{Tool: t.Name, Projector: name}
+		var inner *Failure
+		if errors.As(err, &inner) {
+			f.Panic, f.Stack = inner.Panic, inner.Stack
 		}
-		return jsonv.Value{}, &Failure{Tool: t.Name, Projector: name, Panic: panicked,
-			Message: fmt.Sprintf("tool %q returned invalid output: output.%s failed: %s", t.Name, name, msg)}
+		f.Message = fmt.Sprintf("tool %q returned invalid output: output.%s failed: %s", t.Name, name, err.Error())
+		return jsonv.Value{}, f
 	}
-	if v.IsUndefined() {
+	if !IsLossless(v) {
 		return jsonv.Value{}, &Failure{Tool: t.Name, Projector: name,
 			Message: fmt.Sprintf("tool %q returned invalid output: output.%s returned non-lossless JSON", t.Name, name)}
 	}
 	return v, nil
 }
 
-// CallView runs presentCall as the host does: soft validation first, a
-// panic contained. The undefined Value means no view.
+// CallView runs presentCall as the host does: soft validation first (a
+// violation is "no view", not a failure), a panic contained. The undefined
+// Value means no view. Unparseable arguments arrive as undefined and fail
+// soft validation.
 func (t *Tool) CallView(args jsonv.Value) (jsonv.Value, error) {
 	if t.PresentCall == nil {
 		return jsonv.Value{}, nil
@@ -110,4 +103,23 @@ func (t *Tool) ResultView(args jsonv.Value, r Result) (jsonv.Value, error) {
 		return jsonv.Value{}, nil
 	}
 	return contain(t.Name, "presentResult", func() (jsonv.Value, error) { return t.PresentResult(args, r), nil })
+}
+
+// Projectors lists the projectors a tool has, in upstream order, for
+// `dsh-replay tools`.
+func (t *Tool) Projectors() []string {
+	var out []string
+	if t.Output != nil && t.Output.Render != nil {
+		out = append(out, "render")
+	}
+	if t.Output != nil && t.Output.PresentationMeta != nil {
+		out = append(out, "presentationMeta")
+	}
+	if t.PresentCall != nil {
+		out = append(out, "presentCall")
+	}
+	if t.PresentResult != nil {
+		out = append(out, "presentResult")
+	}
+	return out
 }

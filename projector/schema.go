@@ -1,0 +1,549 @@
+package projector
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kaptinlin/jsonschema"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// Schema validation follows upstream validateJsonSchemaValue
+// (packages/core/tools/src/json-schema.ts) over the supported subset: type,
+// oneOf, properties, required, additionalProperties, items, enum, const.
+//
+// Two engines cooperate. kaptinlin/jsonschema gives the standard JSON Schema
+// verdict; the upstream-only rules it lacks (every number finite and not -0,
+// anywhere in the value: upstream's lossless-JSON boundary) are checked
+// beside it. Only when either reports a problem does the upstream walk run:
+// it is the arbiter (upstream wins where kaptinlin is stricter) and the
+// source of the exact violation texts, in upstream walk order.
+
+// Violation is one schema violation: the JSON pointer of the offending value
+// (RFC 6901, "" = root) and upstream's text for it.
+type Violation struct {
+	Pointer string
+	Message string
+}
+
+func (v Violation) String() string { return v.Message }
+
+// JoinViolations joins messages as upstream does in ToolOutputError and
+// ToolArgsError ("; ").
+func JoinViolations(vs []Violation) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.Message
+	}
+	return strings.Join(parts, "; ")
+}
+
+// compiledSchemas holds what compile prepares once per tool.
+type compiledSchemas struct {
+	params, output   *schemaNode
+	kparams, koutput *jsonschema.Schema
+}
+
+// schemaNode is one node of the supported subset, precompiled.
+type schemaNode struct {
+	typ        string // "" = oneOf or annotation-only
+	oneOf      []*schemaNode
+	props      []schemaProp
+	required   []string
+	closed     bool // additionalProperties: false
+	items      *schemaNode
+	enum       []jsonv.Value
+	hasEnum    bool
+	constValue jsonv.Value
+	hasConst   bool
+}
+
+type schemaProp struct {
+	key  string
+	node *schemaNode
+}
+
+func (n *schemaNode) declares(key string) bool {
+	for _, p := range n.props {
+		if p.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// compile prepares the parameter and output schemas for validation.
+func (t *Tool) compile() error {
+	c := &compiledSchemas{}
+	var err error
+	if t.Parameters.IsDefined() {
+		if c.params, c.kparams, err = compileSchema(t.Parameters, "parameters"); err != nil {
+			return err
+		}
+	}
+	if t.Output != nil && t.Output.Schema.IsDefined() {
+		if c.output, c.koutput, err = compileSchema(t.Output.Schema, "schema"); err != nil {
+			return err
+		}
+	}
+	t.compiled = c
+	return nil
+}
+
+// CompileSchema checks that schema is in upstream's supported subset and
+// compiles it; ports call it in tests to pin their literals.
+func CompileSchema(schema jsonv.Value) error {
+	_, _, err := compileSchema(schema, "schema")
+	return err
+}
+
+func compileSchema(schema jsonv.Value, root string) (*schemaNode, *jsonschema.Schema, error) {
+	var problems []string
+	node := buildNode(schema, "schema", &problems)
+	if len(problems) > 0 {
+		return nil, nil, fmt.Errorf("unsupported JSON schema: %s", strings.Join(problems, "; "))
+	}
+	ks, err := jsonschema.NewCompiler().Compile([]byte(jsonv.Stringify(schema)))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: compiling with jsonschema: %w", root, err)
+	}
+	return node, ks, nil
+}
+
+var schemaTypes = map[string]bool{"object": true, "array": true, "string": true, "number": true, "integer": true, "boolean": true, "null": true}
+
+// buildNode precompiles one node and collects subset problems in upstream's
+// wording (assertSupportedJsonSchema, json-schema.ts:203-370; the common ones).
+func buildNode(s jsonv.Value, p string, problems *[]string) *schemaNode {
+	add := func(format string, a ...any) { *problems = append(*problems, fmt.Sprintf(format, a...)) }
+	n := &schemaNode{}
+	if !s.IsObject() {
+		add("%s must be a schema object", p)
+		return n
+	}
+	for _, m := range s.Members() {
+		switch m.Key {
+		case "type", "oneOf", "properties", "required", "additionalProperties", "items", "enum", "const":
+		case "description", "title":
+			if !m.Value.IsString() {
+				add("%s.%s must be a string", p, m.Key)
+			}
+		case "default", "examples":
+			if !IsLossless(m.Value) {
+				add("%s.%s annotation must be lossless JSON data", p, m.Key)
+			}
+		default:
+			add("%s.%s is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)", p, m.Key)
+		}
+	}
+	if s.Has("type") && s.Has("oneOf") {
+		add("%s cannot declare both type and oneOf", p)
+		return n
+	}
+	if s.Has("oneOf") {
+		branches := s.Get("oneOf")
+		if !branches.IsArray() || branches.Len() < 2 {
+			add("%s.oneOf must be an array of at least two schemas", p)
+			return n
+		}
+		for i, b := range branches.Elems() {
+			n.oneOf = append(n.oneOf, buildNode(b, fmt.Sprintf("%s.oneOf[%d]", p, i), problems))
+		}
+		for _, kw := range []string{"properties", "required", "additionalProperties", "items", "enum", "const"} {
+			if s.Has(kw) {
+				add("%s.%s is not supported beside oneOf", p, kw)
+			}
+		}
+		return n
+	}
+	if !s.Has("type") {
+		for _, kw := range []string{"properties", "required", "additionalProperties", "items", "enum", "const"} {
+			if s.Has(kw) {
+				add("%s.%s requires type or oneOf", p, kw)
+			}
+		}
+		return n
+	}
+	tv := s.Get("type")
+	if !tv.IsString() {
+		add("%s.type must be a single type string (type arrays are not supported)", p)
+		return n
+	}
+	if !schemaTypes[tv.Str()] {
+		add("%s.type must be one of object/array/string/number/integer/boolean/null", p)
+		return n
+	}
+	n.typ = tv.Str()
+	placement := map[string]bool{}
+	switch n.typ {
+	case "object":
+		placement["properties"], placement["required"], placement["additionalProperties"] = true, true, true
+	case "array":
+		placement["items"] = true
+	default:
+		placement["enum"], placement["const"] = true, true
+	}
+	for _, kw := range []string{"properties", "required", "additionalProperties", "items", "enum", "const"} {
+		if s.Has(kw) && !placement[kw] {
+			add("%s.%s is not supported on type %q", p, kw, n.typ)
+		}
+	}
+	switch n.typ {
+	case "object":
+		if s.Has("properties") {
+			props := s.Get("properties")
+			if !props.IsObject() {
+				add("%s.properties must be an object of schemas", p)
+			} else {
+				for _, m := range props.Members() {
+					n.props = append(n.props, schemaProp{m.Key, buildNode(m.Value, p+".properties."+m.Key, problems)})
+				}
+			}
+		}
+		if s.Has("required") {
+			req := s.Get("required")
+			if !req.IsArray() {
+				add("%s.required must be an array of strings", p)
+			} else {
+				for _, r := range req.Elems() {
+					if !r.IsString() {
+						add("%s.required must be an array of strings", p)
+						break
+					}
+					if !n.declares(r.Str()) {
+						add("%s.required names %q which is not in properties", p, r.Str())
+					}
+					n.required = append(n.required, r.Str())
+				}
+			}
+		}
+		if s.Has("additionalProperties") {
+			ap := s.Get("additionalProperties")
+			if !ap.IsBool() {
+				add("%s.additionalProperties must be a boolean", p)
+			}
+			n.closed = ap.IsBool() && !ap.Bool()
+		}
+	case "array":
+		if s.Has("items") {
+			n.items = buildNode(s.Get("items"), p+".items", problems)
+		}
+	default:
+		if s.Has("enum") {
+			e := s.Get("enum")
+			ok := e.IsArray() && e.Len() > 0
+			for _, x := range e.Elems() {
+				ok = ok && scalarMatches(n.typ, x)
+			}
+			if !ok {
+				add("%s.enum must be a non-empty array of %s values", p, n.typ)
+			}
+			n.hasEnum, n.enum = true, e.Elems()
+		}
+		if s.Has("const") {
+			c := s.Get("const")
+			if !scalarMatches(n.typ, c) {
+				add("%s.const must be a %s value", p, n.typ)
+			} else if n.hasEnum && !includes(n.enum, c) {
+				add("%s.const must be one of %s.enum when both are declared", p, p)
+			}
+			n.hasConst, n.constValue = true, c
+		}
+	}
+	return n
+}
+
+func scalarMatches(typ string, v jsonv.Value) bool {
+	switch typ {
+	case "string":
+		return v.IsString()
+	case "boolean":
+		return v.IsBool()
+	case "null":
+		return v.IsNull()
+	case "number":
+		return v.IsFiniteNumber()
+	case "integer":
+		return v.IsFiniteNumber() && v.IsInteger()
+	}
+	return false
+}
+
+// ValidateArgs checks arguments against the parameter schema (root label
+// "", printed "arguments"), as defineTool's soft validation does.
+func (t *Tool) ValidateArgs(args jsonv.Value) []Violation {
+	c := t.schemas()
+	if c == nil || c.params == nil {
+		return nil
+	}
+	return validate(c.params, c.kparams, args, "")
+}
+
+// ValidateValue checks a canonical value against the output schema (root
+// label "value").
+func (t *Tool) ValidateValue(value jsonv.Value) []Violation {
+	c := t.schemas()
+	if c == nil || c.output == nil {
+		return nil
+	}
+	return validate(c.output, c.koutput, value, "value")
+}
+
+// schemas compiles lazily for tools used outside a registry (tests).
+func (t *Tool) schemas() *compiledSchemas {
+	if t.compiled == nil {
+		if err := t.compile(); err != nil {
+			return nil
+		}
+	}
+	return t.compiled
+}
+
+func validate(n *schemaNode, ks *jsonschema.Schema, v jsonv.Value, root string) []Violation {
+	if KaptinlinValid(ks, v) && IsLossless(v) {
+		return nil
+	}
+	var out []Violation
+	walkValue(n, v, root, "", &out)
+	return out
+}
+
+// KaptinlinValid is kaptinlin's verdict alone (exported for the benchmark
+// and the differential tests).
+func KaptinlinValid(ks *jsonschema.Schema, v jsonv.Value) bool {
+	if ks == nil {
+		return true
+	}
+	if v.IsUndefined() {
+		return false
+	}
+	return ks.Validate(ToAny(v)).IsValid()
+}
+
+// ToAny converts a Value to the plain Go form kaptinlin validates:
+// nil, bool, float64, string, []any, map[string]any. Undefined members and
+// elements are dropped (they are caught by IsLossless).
+func ToAny(v jsonv.Value) any {
+	switch v.Kind() {
+	case jsonv.Null:
+		return nil
+	case jsonv.Bool:
+		return v.Bool()
+	case jsonv.Number:
+		return v.Num()
+	case jsonv.String:
+		return v.Str()
+	case jsonv.Array:
+		out := make([]any, 0, v.Len())
+		for _, e := range v.Elems() {
+			if e.IsDefined() {
+				out = append(out, ToAny(e))
+			}
+		}
+		return out
+	case jsonv.Object:
+		out := make(map[string]any, v.Len())
+		for _, m := range v.Members() {
+			if m.Value.IsDefined() {
+				out[m.Key] = ToAny(m.Value)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// IsLossless is upstream's isJsonValue for a Value: every number finite and
+// not -0, no undefined anywhere (an undefined member or element is what a JS
+// object with an undefined property looks like here).
+func IsLossless(v jsonv.Value) bool {
+	switch v.Kind() {
+	case jsonv.Undefined:
+		return false
+	case jsonv.Number:
+		return v.IsFiniteNumber()
+	case jsonv.Array:
+		for _, e := range v.Elems() {
+			if !IsLossless(e) {
+				return false
+			}
+		}
+	case jsonv.Object:
+		for _, m := range v.Members() {
+			if !IsLossless(m.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func diagnosticPath(p string) string {
+	if p == "" {
+		return "arguments"
+	}
+	return p
+}
+
+func propertyPath(p, key string) string {
+	if p == "" {
+		return key
+	}
+	return p + "." + key
+}
+
+func pointerTo(ptr, key string) string {
+	return ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+}
+
+// walkValue is upstream checkValue: all violations in walk order.
+func walkValue(n *schemaNode, v jsonv.Value, path, ptr string, out *[]Violation) {
+	add := func(ptr, msg string) { *out = append(*out, Violation{Pointer: ptr, Message: msg}) }
+	dp := diagnosticPath(path)
+	if n.oneOf != nil {
+		matches := 0
+		for _, b := range n.oneOf {
+			var branch []Violation
+			walkValue(b, v, path, ptr, &branch)
+			if len(branch) == 0 {
+				matches++
+			}
+		}
+		if matches != 1 {
+			add(ptr, fmt.Sprintf("%q must match exactly one oneOf branch (matched %d)", dp, matches))
+		}
+		return
+	}
+	switch n.typ {
+	case "":
+		if !IsLossless(v) {
+			add(ptr, fmt.Sprintf("%q must be a lossless JSON value", dp))
+		}
+	case "object":
+		if !v.IsObject() {
+			add(ptr, fmt.Sprintf("%q must be an object", dp))
+			return
+		}
+		before := len(*out)
+		for _, key := range n.required {
+			if v.Get(key).IsUndefined() {
+				add(pointerTo(ptr, key), fmt.Sprintf("missing required property %q", propertyPath(path, key)))
+			}
+		}
+		for _, p := range n.props {
+			if c := v.Get(p.key); c.IsDefined() {
+				walkValue(p.node, c, propertyPath(path, p.key), pointerTo(ptr, p.key), out)
+			}
+		}
+		if n.closed {
+			for _, m := range jsonv.JSOrder(v.Members()) {
+				if !n.declares(m.Key) {
+					add(pointerTo(ptr, m.Key), fmt.Sprintf("%q is not a declared property (additionalProperties: false)", propertyPath(path, m.Key)))
+				}
+			}
+		}
+		if len(*out) == before && !IsLossless(v) {
+			add(ptr, fmt.Sprintf("%q must be a lossless JSON object", dp))
+		}
+	case "array":
+		if !v.IsArray() {
+			add(ptr, fmt.Sprintf("%q must be an array", dp))
+			return
+		}
+		before := len(*out)
+		if n.items != nil {
+			for i, e := range v.Elems() {
+				if e.IsUndefined() { // a hole: upstream flatMap skips it
+					continue
+				}
+				walkValue(n.items, e, path+"["+strconv.Itoa(i)+"]", ptr+"/"+strconv.Itoa(i), out)
+			}
+		}
+		if len(*out) == before && !IsLossless(v) {
+			add(ptr, fmt.Sprintf("%q must be a dense lossless JSON array", dp))
+		}
+	case "string":
+		if !v.IsString() {
+			add(ptr, fmt.Sprintf("%q must be a string", dp))
+			return
+		}
+		checkScalar(n, v, dp, ptr, out)
+	case "number":
+		switch {
+		case !v.IsNumber():
+			add(ptr, fmt.Sprintf("%q must be a number", dp))
+		case !v.IsFiniteNumber():
+			add(ptr, fmt.Sprintf("%q must be a finite JSON number", dp))
+		default:
+			checkScalar(n, v, dp, ptr, out)
+		}
+	case "integer":
+		if !v.IsFiniteNumber() || !v.IsInteger() {
+			add(ptr, fmt.Sprintf("%q must be an integer", dp))
+			return
+		}
+		checkScalar(n, v, dp, ptr, out)
+	case "boolean":
+		if !v.IsBool() {
+			add(ptr, fmt.Sprintf("%q must be a boolean", dp))
+			return
+		}
+		checkScalar(n, v, dp, ptr, out)
+	case "null":
+		if !v.IsNull() {
+			add(ptr, fmt.Sprintf("%q must be null", dp))
+			return
+		}
+		checkScalar(n, v, dp, ptr, out)
+	}
+}
+
+// checkScalar is upstream checkScalarValue: enum (Array.prototype.includes)
+// first, then const (!==); at most one literal violation.
+func checkScalar(n *schemaNode, v jsonv.Value, dp, ptr string, out *[]Violation) {
+	if n.hasEnum && !includes(n.enum, v) {
+		*out = append(*out, Violation{ptr, fmt.Sprintf("%q must be one of %s", dp, jsonv.Stringify(jsonv.Arr(n.enum...)))})
+		return
+	}
+	if n.hasConst && !strictEqual(v, n.constValue) {
+		*out = append(*out, Violation{ptr, fmt.Sprintf("%q must be %s", dp, jsonv.Stringify(n.constValue))})
+	}
+}
+
+// includes is Array.prototype.includes over scalars (SameValueZero).
+func includes(list []jsonv.Value, v jsonv.Value) bool {
+	for _, e := range list {
+		if e.Kind() != v.Kind() {
+			continue
+		}
+		if v.IsNumber() && math.IsNaN(v.Num()) && math.IsNaN(e.Num()) {
+			return true
+		}
+		if strictEqual(e, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// strictEqual is === over scalars (containers are never equal here: the
+// subset only allows scalar enum/const).
+func strictEqual(a, b jsonv.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case jsonv.Null, jsonv.Undefined:
+		return true
+	case jsonv.Bool:
+		return a.Bool() == b.Bool()
+	case jsonv.Number:
+		return a.Num() == b.Num()
+	case jsonv.String:
+		return a.Str() == b.Str()
+	}
+	return false
+}
