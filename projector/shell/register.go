@@ -1,9 +1,121 @@
-// Package shell ports the shell, job and terminal tools: bash (tool-bash and the persistent PTY variant), pwsh, job_output, job_list, job_kill, terminal_*.
+// Package shell ports the shell, job and terminal tools: bash (tool-bash, or
+// the persistent-PTY variant tool-bash-persistent), pwsh (tool-pwsh),
+// job_output, job_list and job_kill (tool-jobs), and terminal_open,
+// terminal_send, terminal_read, terminal_signal, terminal_close and
+// terminal_list (tool-terminal).
+//
+// Configuration (option names and defaults are upstream's):
+//
+//   - plugins["tool-bash"].enableRunInBackground (default true) and the same
+//     option of tool-pwsh and tool-terminal: advertise run_in_background in
+//     the parameter schema (and so in presenter soft validation).
+//   - services.shell.sandboxMode: when set, the shell executor confines, so
+//     bash and pwsh advertise sandbox_permissions/justification and render
+//     the escalation hint after a sandbox denial marker.
+//   - plugins["tool-terminal"].maxResultBytes (default 262144, at least 64):
+//     the UTF-8 byte cap of every terminal result, and of job_output/job_kill
+//     results for background terminal sends.
+//   - plugins["tool-bash-persistent"]: both bash plugins register a tool
+//     named "bash", so a deployment loads one of them. An object entry for
+//     tool-bash-persistent (even {}) selects the persistent variant;
+//     otherwise bash is tool-bash.
+//
+// finalizeContent (tool-terminal, tool-jobs) runs after render, so recorded
+// content can legitimately be the bounded form of the rendered text; see
+// FinalizeContent.
 package shell
 
-import "github.com/dsh-replay/dsh-replay/projector"
+import (
+	"fmt"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
 
 // Register adds this family's tools to r (reading options from r.Config).
 func Register(r *projector.Registry) error {
+	tools, err := Tools(r.Config)
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		if err := r.Add(t); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// Tools builds the family's definitions for a deployment configuration.
+func Tools(cfg projector.Config) ([]*projector.Tool, error) {
+	escalation, err := sandboxConfined(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var tools []*projector.Tool
+	if p := cfg.Plugin("tool-bash-persistent"); p.IsDefined() {
+		if !p.IsObject() {
+			return nil, fmt.Errorf(`plugins["tool-bash-persistent"] must be an object`)
+		}
+		tools = append(tools, newPersistentBash())
+	} else {
+		bg, err := boolOption(cfg, "tool-bash", "enableRunInBackground", true)
+		if err != nil {
+			return nil, err
+		}
+		o := shellOptions{background: bg, escalation: escalation}
+		tools = append(tools, newShellTool("bash", "tool-bash", shellParameters(bashCommandDesc, bashDescriptionDesc, bg, escalation), o))
+	}
+	bg, err := boolOption(cfg, "tool-pwsh", "enableRunInBackground", true)
+	if err != nil {
+		return nil, err
+	}
+	o := shellOptions{background: bg, escalation: escalation}
+	tools = append(tools, newShellTool("pwsh", "tool-pwsh", shellParameters(pwshCommandDesc, pwshDescriptionDesc, bg, escalation), o))
+	tools = append(tools, jobTools()...)
+	to, err := terminalConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return append(tools, terminalTools(to)...), nil
+}
+
+// sandboxConfined reports whether services.shell.sandboxMode is set.
+func sandboxConfined(cfg projector.Config) (bool, error) {
+	m := cfg.Service("shell").Get("sandboxMode")
+	switch {
+	case m.IsUndefined() || m.IsNull():
+		return false, nil
+	case m.IsString():
+		return true, nil
+	}
+	return false, fmt.Errorf("services.shell.sandboxMode must be a string, got %s", jsonv.Short(m, 40))
+}
+
+func boolOption(cfg projector.Config, plugin, key string, def bool) (bool, error) {
+	v := cfg.PluginOption(plugin, key)
+	switch {
+	case v.IsUndefined():
+		return def, nil
+	case v.IsBool():
+		return v.Bool(), nil
+	}
+	return false, fmt.Errorf("%s: %s must be a boolean, got %s", plugin, key, jsonv.Short(v, 40))
+}
+
+// terminalConfig reads and checks tool-terminal's options as the plugin
+// does at load.
+func terminalConfig(cfg projector.Config) (terminalOptions, error) {
+	bg, err := boolOption(cfg, "tool-terminal", "enableRunInBackground", true)
+	if err != nil {
+		return terminalOptions{}, err
+	}
+	o := terminalOptions{background: bg, maxResultBytes: DefaultMaxResultBytes}
+	if v := cfg.PluginOption("tool-terminal", "maxResultBytes"); v.IsDefined() {
+		if !v.IsInteger() || v.Num() < MinMaxResultBytes || v.Num() > maxSafeInteger {
+			return terminalOptions{}, fmt.Errorf("tool-terminal: maxResultBytes must be a safe integer of at least %d, got %s", MinMaxResultBytes, jsonv.Short(v, 40))
+		}
+		o.maxResultBytes = int(v.Num())
+	}
+	return o, nil
 }
