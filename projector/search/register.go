@@ -1,9 +1,94 @@
 // Package search ports the tool-fs-search plugin: grep, glob.
+//
+// Both tools keep every acquired item in their canonical value; render shows
+// the first page (glob may sample it across top-level entries) with a footer
+// saying the complete result could not be saved, and presentationMeta carries
+// the same page for the search card, capped by its JSON.stringify byte size.
+// The tool's own post-execute spill hook is not pure: SpilledContent gives the
+// content it records for a capped result.
 package search
 
-import "github.com/dsh-replay/dsh-replay/projector"
+import (
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+// Compiled schemas exactly as upstream's DSL compiles them (glob.ts, grep.ts).
+var (
+	globParameters = jsonv.MustParse(`{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches the basename at any depth, so \"*\" and \"*.ts\" both search the whole tree; include a separator to anchor the depth."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`)
+	globOutput     = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"root":{"type":"string"},"paths":{"type":"array","items":{"type":"string"}}},"required":["root","paths"]}`)
+	grepParameters = jsonv.MustParse(`{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (ripgrep syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`)
+	grepOutput     = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"matches":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"lineNumber":{"type":"integer"},"line":{"type":"string"}},"required":["path","lineNumber","line"]}}},"required":["matches"]}`)
+)
 
 // Register adds this family's tools to r (reading options from r.Config).
 func Register(r *projector.Registry) error {
-	return nil
+	caps, err := CapsFromConfig(r.Config)
+	if err != nil {
+		return err
+	}
+	if err := r.Add(GlobTool(caps)); err != nil {
+		return err
+	}
+	return r.Add(GrepTool(caps))
+}
+
+// GlobTool is the glob definition for a deployment's caps.
+func GlobTool(caps Caps) *projector.Tool {
+	return &projector.Tool{
+		Name:       "glob",
+		Plugin:     Plugin,
+		Parameters: globParameters,
+		Output: &projector.Output{
+			Schema: globOutput,
+			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
+				root, paths, err := globValue(value)
+				if err != nil {
+					return jsonv.Value{}, err
+				}
+				return projector.TextContent(GlobText(paths, root, caps, nil)), nil
+			},
+			PresentationMeta: func(_, value jsonv.Value) (jsonv.Value, error) {
+				root, paths, err := globValue(value)
+				if err != nil {
+					return jsonv.Value{}, err
+				}
+				return GlobMeta(paths, root, caps), nil
+			},
+		},
+		PresentCall:   presentGlobCall,
+		PresentResult: presentGlobResult,
+		CallCards:     []string{"generic"},
+		ResultCards:   []string{"search"},
+	}
+}
+
+// GrepTool is the grep definition for a deployment's caps.
+func GrepTool(caps Caps) *projector.Tool {
+	return &projector.Tool{
+		Name:       "grep",
+		Plugin:     Plugin,
+		Parameters: grepParameters,
+		Output: &projector.Output{
+			Schema: grepOutput,
+			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
+				matches, err := grepValue(value)
+				if err != nil {
+					return jsonv.Value{}, err
+				}
+				return projector.TextContent(GrepText(matches, caps, nil)), nil
+			},
+			PresentationMeta: func(_, value jsonv.Value) (jsonv.Value, error) {
+				matches, err := grepValue(value)
+				if err != nil {
+					return jsonv.Value{}, err
+				}
+				return GrepMeta(matches, caps), nil
+			},
+		},
+		PresentCall:   presentGrepCall,
+		PresentResult: presentGrepResult,
+		CallCards:     []string{"generic"},
+		ResultCards:   []string{"search"},
+	}
 }
