@@ -35,9 +35,11 @@ func scheduleTools() []*projector.Tool {
 	return []*projector.Tool{
 		{
 			Name: "schedule_create", Plugin: "schedule", Parameters: params("schedule_create"),
-			Output:      &projector.Output{Schema: create, Render: jsonText},
-			PresentCall: func(args jsonv.Value) jsonv.Value { return toolkit.Generic("Create reminder", "other", args.Get("prompt")) },
-			CallCards:   []string{"generic"},
+			Output: &projector.Output{Schema: create, Render: jsonText},
+			PresentCall: func(args jsonv.Value) jsonv.Value {
+				return toolkit.Generic("Create reminder", "other", args.Get("prompt"))
+			},
+			CallCards: []string{"generic"},
 		},
 		{
 			Name: "schedule_list", Plugin: "schedule", Parameters: params("schedule_list"),
@@ -66,9 +68,11 @@ func memoryTools() []*projector.Tool {
 	return []*projector.Tool{
 		{
 			Name: "memory_list", Plugin: "tool-memory", Parameters: params("memory_list"),
-			Output:      out(`{"type":"object","additionalProperties":false,"properties":{"memories":{"type":"array","required":true,"items":` + summarySchema + `}}}`),
-			PresentCall: func(jsonv.Value) jsonv.Value { return toolkit.Generic("Lister les mémoires du projet", "search", jsonv.Value{}) },
-			CallCards:   []string{"generic"},
+			Output: out(`{"type":"object","additionalProperties":false,"properties":{"memories":{"type":"array","required":true,"items":` + summarySchema + `}}}`),
+			PresentCall: func(jsonv.Value) jsonv.Value {
+				return toolkit.Generic("Lister les mémoires du projet", "search", jsonv.Value{})
+			},
+			CallCards: []string{"generic"},
 		},
 		{
 			Name: "memory_search", Plugin: "tool-memory", Parameters: params("memory_search"),
@@ -80,9 +84,11 @@ func memoryTools() []*projector.Tool {
 		},
 		{
 			Name: "memory_read", Plugin: "tool-memory", Parameters: params("memory_read"),
-			Output:      out(`{"type":"object","additionalProperties":false,"properties":{"memory":{"required":true,"oneOf":[` + recordSchema + `,{"type":"null"}]}}}`),
-			PresentCall: func(args jsonv.Value) jsonv.Value { return toolkit.Generic("Lire une mémoire", "read", args.Get("id")) },
-			CallCards:   []string{"generic"},
+			Output: out(`{"type":"object","additionalProperties":false,"properties":{"memory":{"required":true,"oneOf":[` + recordSchema + `,{"type":"null"}]}}}`),
+			PresentCall: func(args jsonv.Value) jsonv.Value {
+				return toolkit.Generic("Lire une mémoire", "read", args.Get("id"))
+			},
+			CallCards: []string{"generic"},
 		},
 		{
 			Name: "memory_save", Plugin: "tool-memory", Parameters: params("memory_save"),
@@ -98,9 +104,11 @@ func memoryTools() []*projector.Tool {
 		},
 		{
 			Name: "memory_forget", Plugin: "tool-memory", Parameters: params("memory_forget"),
-			Output:      out(`{"type":"object","additionalProperties":false,"properties":{"forgotten":{"type":"boolean","required":true}}}`),
-			PresentCall: func(args jsonv.Value) jsonv.Value { return toolkit.Generic("Oublier une mémoire", "delete", args.Get("id")) },
-			CallCards:   []string{"generic"},
+			Output: out(`{"type":"object","additionalProperties":false,"properties":{"forgotten":{"type":"boolean","required":true}}}`),
+			PresentCall: func(args jsonv.Value) jsonv.Value {
+				return toolkit.Generic("Oublier une mémoire", "delete", args.Get("id"))
+			},
+			CallCards: []string{"generic"},
 		},
 	}
 }
