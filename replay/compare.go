@@ -1,0 +1,181 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// jsonComparer makes go-cmp compare jsonv values with JavaScript semantics:
+// numbers as doubles, key order ignored, strings exact, undefined ≠ null.
+var jsonComparer = cmp.Comparer(jsonv.Equal)
+
+// Same reports structural JSON equality (go-cmp decides; its Diff text is
+// never used because it is unstable by design).
+func Same(recorded, replayed jsonv.Value) bool {
+	return cmp.Equal(recorded, replayed, jsonComparer)
+}
+
+// FirstDiff is the JSON pointer of the first place where two values differ
+// ("" when the roots differ in kind or scalar value; ok false when equal).
+// Recorded keys are walked in their order, then keys only the replay has.
+func FirstDiff(recorded, replayed jsonv.Value) (pointer string, ok bool) {
+	var b strings.Builder
+	if !firstDiff(&b, recorded, replayed) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+func firstDiff(b *strings.Builder, a, c jsonv.Value) bool {
+	if a.Kind() != c.Kind() {
+		return true
+	}
+	switch a.Kind() {
+	case jsonv.Array:
+		n := min(a.Len(), c.Len())
+		for i := 0; i < n; i++ {
+			if !jsonv.Equal(a.At(i), c.At(i)) {
+				b.WriteByte('/')
+				b.WriteString(strconv.Itoa(i))
+				firstDiff(b, a.At(i), c.At(i))
+				return true
+			}
+		}
+		if a.Len() != c.Len() {
+			b.WriteByte('/')
+			b.WriteString(strconv.Itoa(n))
+			return true
+		}
+		return false
+	case jsonv.Object:
+		for _, m := range a.Members() {
+			if m.Value.IsUndefined() {
+				continue
+			}
+			if o := c.Get(m.Key); !jsonv.Equal(m.Value, o) {
+				writeToken(b, m.Key)
+				firstDiff(b, m.Value, o)
+				return true
+			}
+		}
+		for _, m := range c.Members() {
+			if m.Value.IsDefined() && a.Get(m.Key).IsUndefined() {
+				writeToken(b, m.Key)
+				return true
+			}
+		}
+		return false
+	}
+	return !jsonv.Equal(a, c)
+}
+
+func writeToken(b *strings.Builder, k string) {
+	b.WriteByte('/')
+	b.WriteString(strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"))
+}
+
+// lookup follows a JSON pointer produced by FirstDiff.
+func lookup(v jsonv.Value, pointer string) jsonv.Value {
+	if pointer == "" {
+		return v
+	}
+	for _, tok := range strings.Split(pointer[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		if v.IsArray() {
+			i, err := strconv.Atoi(tok)
+			if err != nil {
+				return jsonv.Value{}
+			}
+			v = v.At(i)
+		} else {
+			v = v.Get(tok)
+		}
+	}
+	return v
+}
+
+// textOf is the concatenated text of an all-text content array, ok false
+// when any block is not a text block (the spill policy's flattenPlainText).
+func textOf(content jsonv.Value) (string, bool) {
+	if !content.IsArray() {
+		return "", false
+	}
+	var b strings.Builder
+	for _, blk := range content.Elems() {
+		if blk.Get("type").Str() != "text" || !blk.Get("text").IsString() {
+			return "", false
+		}
+		b.WriteString(blk.Get("text").Str())
+	}
+	return b.String(), true
+}
+
+// sameShapeTexts returns the text of each block when both contents are text
+// arrays of equal length differing only in text.
+func sameShapeTexts(recorded, replayed jsonv.Value) (rt, pt []string, ok bool) {
+	if !recorded.IsArray() || !replayed.IsArray() || recorded.Len() != replayed.Len() {
+		return nil, nil, false
+	}
+	for i := 0; i < recorded.Len(); i++ {
+		a, c := recorded.At(i), replayed.At(i)
+		if a.Get("type").Str() != "text" || c.Get("type").Str() != "text" ||
+			!a.Get("text").IsString() || !c.Get("text").IsString() ||
+			!jsonv.Equal(a.With("text", jsonv.Value{}), c.With("text", jsonv.Value{})) {
+			return nil, nil, false
+		}
+		rt = append(rt, a.Get("text").Str())
+		pt = append(pt, c.Get("text").Str())
+	}
+	return rt, pt, true
+}
+
+// contentSubKind classifies a text-only content difference: crlf-only,
+// trailing-newline or whitespace-only ("" when it is a real change).
+func contentSubKind(recorded, replayed jsonv.Value) string {
+	rt, pt, ok := sameShapeTexts(recorded, replayed)
+	if !ok {
+		return ""
+	}
+	try := func(f func(string) string) bool {
+		for i := range rt {
+			if f(rt[i]) != f(pt[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	crlf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+	switch {
+	case try(crlf):
+		return SubCRLFOnly
+	case try(func(s string) string { return strings.TrimRight(s, "\r\n") }):
+		return SubTrailingNewline
+	case try(func(s string) string { return strings.Join(strings.FieldsFunc(s, jsonv.IsJSSpace), "") }):
+		return SubWhitespaceOnly
+	}
+	return ""
+}
+
+// DiffLimit caps the lines of one reported diff.
+const DiffLimit = 40
+
+// jsonDiff is the report diff for two values: a text line diff when the
+// first difference is inside a string, else a diff of the indented JSON.
+func jsonDiff(recorded, replayed jsonv.Value, pointer string) []string {
+	a, c := lookup(recorded, pointer), lookup(replayed, pointer)
+	if a.IsString() && c.IsString() {
+		return TextDiff(a.Str(), c.Str(), DiffLimit)
+	}
+	return TextDiff(indent(recorded), indent(replayed), DiffLimit)
+}
+
+func indent(v jsonv.Value) string {
+	if v.IsUndefined() {
+		return "(absent)"
+	}
+	return jsonv.StringifyIndent(v, "  ")
+}

@@ -1,0 +1,177 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// TextDiff is a line diff of recorded (-) against replayed (+) text with
+// visible whitespace: ␍ for CR, ␉ for tab, · for trailing spaces, ␛ for ESC
+// (other C0 controls as their control pictures), and "(no newline at end)" on
+// a last line without one. Three lines of context; at most limit lines, then
+// "… N more lines".
+func TextDiff(recorded, replayed string, limit int) []string {
+	a, b := splitLines(recorded), splitLines(replayed)
+	// Trim the common prefix and suffix, then diff the middle.
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	ops := diffOps(a[pre:len(a)-suf], b[pre:len(b)-suf])
+	var full []diffLine
+	for i := max(0, pre-3); i < pre; i++ {
+		full = append(full, diffLine{' ', a[i]})
+	}
+	full = append(full, ops...)
+	for i := len(a) - suf; i < len(a) && i < len(a)-suf+3; i++ {
+		full = append(full, diffLine{' ', a[i]})
+	}
+	full = collapseContext(full)
+	var out []string
+	for i, l := range full {
+		if limit > 0 && len(out) == limit {
+			out = append(out, "… "+strconv.Itoa(len(full)-i)+" more lines")
+			break
+		}
+		if l.op == '~' {
+			out = append(out, l.text)
+			continue
+		}
+		out = append(out, string(l.op)+" "+l.text)
+	}
+	return out
+}
+
+type diffLine struct {
+	op   byte // ' ', '-', '+', '~' (elision marker)
+	text string
+}
+
+// collapseContext keeps three lines of context around changes.
+func collapseContext(ls []diffLine) []diffLine {
+	keep := make([]bool, len(ls))
+	for i, l := range ls {
+		if l.op != ' ' {
+			for j := max(0, i-3); j <= min(len(ls)-1, i+3); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	var out []diffLine
+	skipped := 0
+	for i, l := range ls {
+		if keep[i] {
+			if skipped > 0 {
+				out = append(out, diffLine{'~', "⋯ " + strconv.Itoa(skipped) + " unchanged lines"})
+				skipped = 0
+			}
+			out = append(out, l)
+		} else {
+			skipped++
+		}
+	}
+	return out
+}
+
+// splitLines splits text into visible lines.
+func splitLines(s string) []string {
+	if s == "" {
+		return []string{"(empty)"}
+	}
+	parts := strings.Split(s, "\n")
+	noEOL := true
+	if parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+		noEOL = false
+	}
+	for i, p := range parts {
+		parts[i] = visible(p)
+	}
+	if noEOL {
+		parts[len(parts)-1] += " (no newline at end)"
+	}
+	return parts
+}
+
+// visible makes whitespace and control characters of one line visible.
+func visible(s string) string {
+	trail := len(s) - len(strings.TrimRight(s, " "))
+	body := s[:len(s)-trail]
+	var b strings.Builder
+	for i := 0; i < len(body); {
+		r, n := utf8.DecodeRuneInString(body[i:])
+		switch {
+		case r == '\r':
+			b.WriteString("␍")
+		case r == '\t':
+			b.WriteString("␉")
+		case r == 0x1b:
+			b.WriteString("␛")
+		case r < 0x20:
+			b.WriteRune(0x2400 + r)
+		case r == 0x7f:
+			b.WriteString("␡")
+		default:
+			b.WriteString(body[i : i+n])
+		}
+		i += n
+	}
+	b.WriteString(strings.Repeat("·", trail))
+	return b.String()
+}
+
+// diffOps is a minimal line edit script (longest common subsequence); very
+// large inputs fall back to "all removed, all added" to stay bounded.
+func diffOps(a, b []string) []diffLine {
+	n, m := len(a), len(b)
+	if n*m > 4_000_000 || n+m > 20000 {
+		var out []diffLine
+		for _, s := range a {
+			out = append(out, diffLine{'-', s})
+		}
+		for _, s := range b {
+			out = append(out, diffLine{'+', s})
+		}
+		return out
+	}
+	// LCS table, small enough by the guard above.
+	w := m + 1
+	dp := make([]int32, (n+1)*w)
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				dp[i*w+j] = dp[(i+1)*w+j+1] + 1
+			} else {
+				dp[i*w+j] = max(dp[(i+1)*w+j], dp[i*w+j+1])
+			}
+		}
+	}
+	var out []diffLine
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case a[i] == b[j]:
+			out = append(out, diffLine{' ', a[i]})
+			i++
+			j++
+		case dp[(i+1)*w+j] >= dp[i*w+j+1]:
+			out = append(out, diffLine{'-', a[i]})
+			i++
+		default:
+			out = append(out, diffLine{'+', b[j]})
+			j++
+		}
+	}
+	for ; i < n; i++ {
+		out = append(out, diffLine{'-', a[i]})
+	}
+	for ; j < m; j++ {
+		out = append(out, diffLine{'+', b[j]})
+	}
+	return out
+}

@@ -1,0 +1,351 @@
+package replay
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+// Options configure verification.
+type Options struct {
+	// Strict makes unverified calls and logs (no projector, unknown events,
+	// torn tails) failures.
+	Strict bool
+	// Shake re-runs every projector and presenter this many more times, some
+	// under a perturbed environment, and reports outputs that move.
+	Shake int
+	// SpillCap is the spill policy's maxInlineBytes; negative when the
+	// deployment configuration does not say (then it is inferred).
+	SpillCap int
+}
+
+// Engine verifies calls against a registry. It is safe for concurrent use.
+type Engine struct {
+	reg  *projector.Registry
+	opts Options
+
+	mu    sync.Mutex
+	tools map[string]*projector.Tool // Lookup cache, so matchers compile once
+}
+
+// NewEngine builds an engine. The spill cap comes from the registry's
+// configuration (plugins["spill-policy"].maxInlineBytes) unless set.
+func NewEngine(reg *projector.Registry, opts Options) *Engine {
+	if opts.SpillCap == 0 {
+		opts.SpillCap = reg.Config.PluginInt("spill-policy", "maxInlineBytes", -1)
+	}
+	return &Engine{reg: reg, opts: opts, tools: map[string]*projector.Tool{}}
+}
+
+func (e *Engine) lookup(name string) *projector.Tool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t, ok := e.tools[name]; ok {
+		return t
+	}
+	t := e.reg.Lookup(name)
+	e.tools[name] = t
+	return t
+}
+
+// VerifyCall verifies one call and then each of its sub-calls, returning
+// one result per call in that order. Nothing escapes it: a panic in the
+// engine itself becomes an internal-error finding.
+func (e *Engine) VerifyCall(c *logformat.Call) []CallResult {
+	out := make([]CallResult, 0, 1+len(c.SubCalls))
+	out = append(out, e.verifyOne(c))
+	for _, s := range c.SubCalls {
+		out = append(out, e.VerifyCall(s)...)
+	}
+	return out
+}
+
+func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
+	res = CallResult{File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name, SubCall: c.IsSubCall}
+	defer func() {
+		if r := recover(); r != nil {
+			res.Findings = append(res.Findings, Finding{Class: InternalError, Sev: Fatal,
+				Message: fmt.Sprintf("internal error (this is a bug, please report it): %v", r),
+				Diff:    strings.Split(strings.TrimSpace(string(debug.Stack())), "\n")})
+		}
+		res.finish(c)
+	}()
+	tool := e.lookup(c.Name)
+	if tool == nil {
+		sev := Warning
+		if e.opts.Strict {
+			sev = Failure
+		}
+		res.Status = Unverified
+		res.Findings = append(res.Findings, Finding{Class: NoProjector, Sev: sev, Projector: "-",
+			Message: fmt.Sprintf("no Go port of tool %q: generic card, not verified", c.Name)})
+		return res
+	}
+	v := &callRun{e: e, tool: tool, c: c, res: &res}
+	if e.opts.Shake > 0 {
+		// Shared hold of the environment lock: a perturbed run elsewhere
+		// must not change the environment under this one.
+		withEnv(perturbation{}, v.run)
+		v.shake()
+	} else {
+		v.run()
+	}
+	return res
+}
+
+// finish fills provenance into findings and computes the status.
+func (r *CallResult) finish(c *logformat.Call) {
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		f.File, f.Line, f.CallID, f.Tool = c.File, c.Line, c.CallID, c.Name
+	}
+	switch w := worst(r.Findings); {
+	case w >= Failure:
+		r.Status = Diverged
+	case r.Status == Unverified:
+	default:
+		r.Status = Verified
+	}
+}
+
+// ExecArgs are the arguments as execution saw them: `raw ? JSON.parse(raw)
+// : {}`, the raw string when parsing fails; a sub-call's are already JSON.
+func ExecArgs(c *logformat.Call) jsonv.Value {
+	if c.IsSubCall {
+		return c.Arguments
+	}
+	if c.RawArguments == "" {
+		return jsonv.Obj()
+	}
+	if c.ArgumentsError != "" || c.Arguments.IsUndefined() {
+		return jsonv.Str(c.RawArguments)
+	}
+	return c.Arguments
+}
+
+// outputs are what one run of the projectors and presenters produced, for
+// the shake comparison.
+type outputs struct {
+	content, meta, callView, resultView string
+}
+
+type callRun struct {
+	e    *Engine
+	tool *projector.Tool
+	c    *logformat.Call
+	res  *CallResult
+	args jsonv.Value // execution semantics
+	// projectorsRun: render (and meta) ran in the first pass.
+	renderRun, metaRun bool
+	first              outputs
+}
+
+func (v *callRun) add(f Finding) { v.res.Findings = append(v.res.Findings, f) }
+
+func (v *callRun) checked(what string) { v.res.Checked = append(v.res.Checked, what) }
+
+func (v *callRun) run() {
+	c, t := v.c, v.tool
+	v.args = ExecArgs(c)
+	if c.HasResult && !c.IsError && c.Value.IsDefined() && t.Output != nil {
+		v.res.HasValue = true
+		v.projectors()
+	} else if c.Meta.IsDefined() && (c.IsSubCall ||
+		c.HasResult && !c.IsError && t.Output != nil && t.Output.PresentationMeta == nil) {
+		// Even without a value: this tool can never have produced meta.
+		v.metaUnexpected()
+	}
+	v.presenters(&v.first)
+}
+
+func (v *callRun) metaUnexpected() {
+	msg := "the log recorded meta but the tool declares no presentationMeta"
+	if v.c.IsSubCall {
+		msg = "a Code Mode sub-call recorded meta (sub-calls never have any)"
+	}
+	v.add(Finding{Class: MetaUnexpected, Sev: Failure, Projector: "presentationMeta", Message: msg})
+}
+
+func (v *callRun) projectors() {
+	c, t := v.c, v.tool
+	if vs := t.ValidateValue(c.Value); len(vs) > 0 {
+		msgs := make([]string, len(vs))
+		for i, x := range vs {
+			msgs[i] = x.Message
+		}
+		ptr := vs[0].Pointer
+		v.add(Finding{Class: SchemaInvalid, Sev: Failure, Projector: "schema", Pointer: ptr,
+			Message: "the recorded value violates the output schema: " + strings.Join(msgs, "; ")})
+		// Upstream never renders an invalid value (it becomes INVALID_TOOL_OUTPUT).
+		if c.Meta.IsDefined() && c.IsSubCall {
+			v.metaUnexpected()
+		}
+		return
+	}
+	// render
+	content, err := t.RunRender(v.args, c.Value)
+	v.renderRun = true
+	v.first.content = encodeOut(content, err)
+	if err != nil {
+		v.add(failed(RenderFailed, "render", err))
+	} else {
+		if c.ContentReplaced {
+			// A policy or finalizeContent replaced the content: nothing to compare.
+		} else {
+			v.checked("content")
+			v.compareContent(content)
+		}
+	}
+	// presentationMeta: top-level calls only; null is a value, not absence.
+	if c.IsSubCall {
+		if c.Meta.IsDefined() {
+			v.metaUnexpected()
+		}
+		return
+	}
+	meta, declared, err := t.RunPresentationMeta(v.args, c.Value)
+	if !declared {
+		if c.Meta.IsDefined() {
+			v.metaUnexpected()
+		}
+		return
+	}
+	v.metaRun = true
+	v.checked("meta")
+	v.first.meta = encodeOut(meta, err)
+	switch {
+	case err != nil:
+		v.add(failed(MetaFailed, "presentationMeta", err))
+	case c.Meta.IsUndefined():
+		v.add(Finding{Class: MetaMissing, Sev: Failure, Projector: "presentationMeta",
+			Message: "presentationMeta produced " + kindName(meta) + " but the log recorded no meta",
+			Diff:    TextDiff("(absent)", indent(meta), DiffLimit)})
+	default:
+		if !Same(c.Meta, meta) {
+			ptr, _ := FirstDiff(c.Meta, meta)
+			v.add(Finding{Class: MetaMismatch, Sev: Failure, Projector: "presentationMeta", Pointer: ptr,
+				Message: "presentationMeta(args, value) differs from the recorded meta" + at(ptr),
+				Diff:    jsonDiff(c.Meta, meta, ptr)})
+		}
+	}
+}
+
+func kindName(v jsonv.Value) string {
+	switch v.Kind() {
+	case jsonv.Null:
+		return "null"
+	case jsonv.Object:
+		return "an object"
+	case jsonv.Array:
+		return "an array"
+	}
+	return "a " + v.Kind().String()
+}
+
+func at(ptr string) string {
+	if ptr == "" {
+		return ""
+	}
+	return " at " + ptr
+}
+
+func (v *callRun) compareContent(content jsonv.Value) {
+	rec := v.c.Content
+	if Same(rec, content) {
+		return
+	}
+	if isSpill, ok := checkSpill(rec, content, v.e.opts.SpillCap); isSpill {
+		if ok {
+			return
+		}
+		v.add(Finding{Class: ContentMismatch, SubKind: SubSpillPreview, Sev: Failure, Projector: "render",
+			Message: "the recorded spill preview is not the spill transform of render(args, value)",
+			Diff:    spillDiff(rec, content)})
+		return
+	}
+	ptr, _ := FirstDiff(rec, content)
+	v.add(Finding{Class: ContentMismatch, SubKind: contentSubKind(rec, content), Sev: Failure, Projector: "render",
+		Pointer: ptr, Message: "render(args, value) differs from the recorded content" + at(ptr),
+		Diff: jsonDiff(rec, content, ptr)})
+}
+
+// spillDiff compares the recorded preview with the rendered text's
+// beginning, which is what the preview's head should hold.
+func spillDiff(rec, content jsonv.Value) []string {
+	r, _ := textOf(rec)
+	p, ok := textOf(content)
+	if !ok {
+		return TextDiff(r, indent(content), DiffLimit)
+	}
+	return TextDiff(r, p, DiffLimit)
+}
+
+func failed(class Class, projector string, err error) Finding {
+	msg := err.Error()
+	if f, ok := err.(*projectorFailure); ok && f.Panic {
+		msg = projector + " panicked: " + f.Message
+	}
+	return Finding{Class: class, Sev: Failure, Projector: projector, Message: firstLine(msg)}
+}
+
+type projectorFailure = projector.Failure
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+func (v *callRun) presenters(o *outputs) {
+	c, t := v.c, v.tool
+	// Presenters get strict JSON.parse arguments: no view when that failed.
+	if c.Arguments.IsUndefined() {
+		return
+	}
+	if t.PresentCall != nil {
+		if o == &v.first {
+			v.checked("presentCall")
+		}
+		view, err := t.CallView(c.Arguments)
+		o.callView = encodeOut(view, err)
+		if err != nil && o == &v.first {
+			v.add(presenterFailed("presentCall", err))
+		}
+	}
+	if t.PresentResult != nil && c.HasResult {
+		if o == &v.first {
+			v.checked("presentResult")
+		}
+		view, err := t.ResultView(c.Arguments, projector.Result{Content: c.Content, IsError: c.IsError, Meta: c.Meta})
+		o.resultView = encodeOut(view, err)
+		if err != nil && o == &v.first {
+			v.add(presenterFailed("presentResult", err))
+		}
+	}
+}
+
+func presenterFailed(name string, err error) Finding {
+	msg := err.Error()
+	if f, ok := err.(*projectorFailure); ok && f.Panic {
+		msg = name + " panicked: " + f.Message
+	}
+	return Finding{Class: PresenterFailed, Sev: Failure, Projector: name, Message: firstLine(msg)}
+}
+
+// encodeOut is a byte-exact fingerprint of one output (key order counts:
+// the output is serialised with JSON.stringify downstream).
+func encodeOut(v jsonv.Value, err error) string {
+	if err != nil {
+		return "(failed) " + err.Error()
+	}
+	if v.IsUndefined() {
+		return "(undefined)"
+	}
+	return jsonv.Encode(v)
+}

@@ -1,0 +1,165 @@
+// Package replay is the verification engine: for every recorded call it
+// re-runs the tool's projectors (render, presentationMeta) on the recorded
+// canonical value and its presenters (presentCall, presentResult) on the
+// recorded arguments and result, compares with what the log recorded, and
+// classifies every divergence under a stable class name. Run drives it over
+// logs with a bounded worker pool and delivers results in log order.
+package replay
+
+import (
+	"strings"
+)
+
+// Class is a stable divergence class name (DESIGN.md §2). Every report
+// format uses exactly these strings.
+type Class string
+
+const (
+	ContentMismatch Class = "content-mismatch"
+	MetaMismatch    Class = "meta-mismatch"
+	MetaMissing     Class = "meta-missing"
+	MetaUnexpected  Class = "meta-unexpected"
+	SchemaInvalid   Class = "schema-invalid"
+	RenderFailed    Class = "render-failed"
+	MetaFailed      Class = "meta-failed"
+	PresenterFailed Class = "presenter-failed"
+	Nondeterminism  Class = "nondeterministic"
+	CardMismatch    Class = "card-mismatch"
+	LogCorrupt      Class = "log-corrupt"
+	UnknownEvent    Class = "unknown-event"
+	NoProjector     Class = "no-projector"
+	// InternalError is a bug in dsh-replay itself (a panic outside the
+	// contained projectors); it maps to exit code 3.
+	InternalError Class = "internal-error"
+)
+
+// Content mismatch sub-kinds.
+const (
+	SubWhitespaceOnly  = "whitespace-only"
+	SubCRLFOnly        = "crlf-only"
+	SubTrailingNewline = "trailing-newline"
+	// SubSpillPreview marks a recorded spill preview that does not match the
+	// spill transform of the rendered text.
+	SubSpillPreview = "spill-preview"
+)
+
+// Severity says what a finding does to the exit code.
+type Severity int
+
+const (
+	// Warning: the call or log is unverified (exit 0; a failure under --strict).
+	Warning Severity = iota
+	// Failure: a divergence (exit 1).
+	Failure
+	// Fatal: the log could not be verified (exit 3).
+	Fatal
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Failure:
+		return "error"
+	case Fatal:
+		return "fatal"
+	}
+	return "warning"
+}
+
+// Finding is one classified divergence, with provenance.
+type Finding struct {
+	Class   Class
+	SubKind string
+	Sev     Severity
+	File    string
+	Line    int
+	CallID  string // empty for log-level findings
+	Tool    string
+	// Projector is render, presentationMeta, presentCall, presentResult,
+	// schema, or log for log-level findings.
+	Projector string
+	// Message is one stable line; call-specific details stay out of it so
+	// identical causes cluster.
+	Message string
+	// Pointer is the first differing JSON pointer ("" is the whole value).
+	Pointer string
+	// Diff is a line diff with visible whitespace: "- " recorded, "+ " replayed.
+	Diff []string
+}
+
+// Command is the command that shows the call behind a finding.
+func (f *Finding) Command() string {
+	if f.CallID == "" {
+		return "dsh-replay show " + shellQuote(f.File)
+	}
+	return "dsh-replay show " + shellQuote(f.File) + " --call " + shellQuote(f.CallID) + " --raw"
+}
+
+// Signature identifies a cause: findings with equal signatures cluster.
+func (f *Finding) Signature() string {
+	return string(f.Class) + "\x00" + f.SubKind + "\x00" + f.Tool + "\x00" + f.Projector + "\x00" + f.Pointer + "\x00" + f.Message
+}
+
+// Headline is the class with its sub-kind, e.g. "content-mismatch (crlf-only)".
+func (f *Finding) Headline() string {
+	if f.SubKind == "" {
+		return string(f.Class)
+	}
+	return string(f.Class) + " (" + f.SubKind + ")"
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r == '+' || r == '=' || r == ',' || r == '@' ||
+			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Status is the verdict of one call.
+type Status int
+
+const (
+	Verified Status = iota
+	Diverged
+	Unverified
+)
+
+func (s Status) String() string {
+	switch s {
+	case Diverged:
+		return "diverged"
+	case Unverified:
+		return "unverified"
+	}
+	return "verified"
+}
+
+// CallResult is the outcome of one call (a sub-call is its own result).
+type CallResult struct {
+	File    string
+	Line    int
+	CallID  string
+	Tool    string
+	SubCall bool
+	Status  Status
+	// HasValue: the call carried a canonical value, so the projectors ran.
+	HasValue bool
+	// Checked lists what was compared or run: content, meta, presentCall, presentResult.
+	Checked  []string
+	Findings []Finding
+	// Nanos is the time spent verifying (zero under --deterministic).
+	Nanos int64
+}
+
+// worst is the highest severity among the findings (-1 when none).
+func worst(fs []Finding) Severity {
+	w := Severity(-1)
+	for i := range fs {
+		if fs[i].Sev > w {
+			w = fs[i].Sev
+		}
+	}
+	return w
+}

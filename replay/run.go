@@ -1,0 +1,222 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/logformat"
+)
+
+// Sink receives results in a deterministic order (log order, then call
+// order, sub-calls after their root) from a single goroutine.
+type Sink interface {
+	BeginLog(file string)
+	Call(r *CallResult)
+	EndLog(l *LogResult)
+}
+
+// LogResult is the outcome of one log.
+type LogResult struct {
+	File    string
+	Summary *logformat.Summary // nil when the reader failed before summarising
+	// Findings are log-level: torn tail, unknown events, orphan values,
+	// corruption (fatal).
+	Findings []Finding
+	Nanos    int64
+}
+
+// RunOptions configure the pipeline.
+type RunOptions struct {
+	// Jobs is the number of verifying workers (<= 0: all cores).
+	Jobs int
+	// ShardK of ShardN (1-based) keeps a stable subset of the calls; ShardN
+	// 0 or 1 keeps everything.
+	ShardK, ShardN int
+	Read           logformat.Options
+	// Deterministic zeroes timings.
+	Deterministic bool
+	// Window bounds the results held for re-ordering (default 64 per job).
+	Window int
+}
+
+// InShard reports whether a call of file belongs to shard k of n.
+func InShard(file, callID string, k, n int) bool {
+	if n <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(file))
+	h.Write([]byte{0})
+	h.Write([]byte(callID))
+	return int(h.Sum64()%uint64(n)) == k-1
+}
+
+type itemKind uint8
+
+const (
+	itemBegin itemKind = iota
+	itemCall
+	itemEnd
+)
+
+type item struct {
+	seq     int
+	kind    itemKind
+	file    string
+	call    logformat.Call
+	results []CallResult
+	log     *LogResult
+}
+
+// Run verifies every call of every log with a bounded worker pool and
+// delivers the results to sink in order. It returns after the last EndLog.
+func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
+	jobs := ro.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	window := ro.Window
+	if window <= 0 {
+		window = 64 * jobs
+	}
+	tokens := make(chan struct{}, window)
+	work := make(chan *item, jobs)
+	done := make(chan *item, window)
+
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range work {
+				if it.kind == itemCall {
+					start := time.Now()
+					it.results = e.VerifyCall(&it.call)
+					if !ro.Deterministic && len(it.results) > 0 {
+						it.results[0].Nanos = time.Since(start).Nanoseconds()
+					}
+				}
+				done <- it
+			}
+		}()
+	}
+	go func() {
+		seq := 0
+		send := func(it *item) {
+			tokens <- struct{}{}
+			it.seq = seq
+			seq++
+			work <- it
+		}
+		for _, path := range paths {
+			start := time.Now()
+			send(&item{kind: itemBegin, file: path})
+			sum, err := readCalls(path, ro.Read, func(c *logformat.Call) error {
+				if !InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
+					return nil
+				}
+				send(&item{kind: itemCall, file: path, call: *c})
+				return nil
+			})
+			lr := e.logResult(path, sum, err, ro)
+			if !ro.Deterministic {
+				lr.Nanos = time.Since(start).Nanoseconds()
+			}
+			send(&item{kind: itemEnd, file: path, log: lr})
+		}
+		close(work)
+		wg.Wait()
+		close(done)
+	}()
+
+	pending := map[int]*item{}
+	next := 0
+	for it := range done {
+		pending[it.seq] = it
+		for {
+			it, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			switch it.kind {
+			case itemBegin:
+				sink.BeginLog(it.file)
+			case itemCall:
+				for i := range it.results {
+					sink.Call(&it.results[i])
+				}
+			case itemEnd:
+				sink.EndLog(it.log)
+			}
+			<-tokens
+		}
+	}
+}
+
+// readCalls is logformat.ReadCalls with panics contained.
+func readCalls(path string, opts logformat.Options, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
+		}
+	}()
+	return logformat.ReadCalls(path, opts, fn)
+}
+
+type internalError struct{ msg, stack string }
+
+func (e *internalError) Error() string { return e.msg }
+
+// logResult turns the reader's outcome into log-level findings. Notices
+// belong to one shard (by log path) so a CI matrix reports each once; a
+// fatal error is reported by every shard, none of which could verify.
+func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro RunOptions) *LogResult {
+	lr := &LogResult{File: path, Summary: sum}
+	warn := Warning
+	if e.opts.Strict {
+		warn = Failure
+	}
+	if sum != nil && InShard(path, "", ro.ShardK, ro.ShardN) {
+		for _, n := range sum.Notices {
+			f := Finding{File: path, Line: n.Line, Projector: "log", Sev: warn, Message: n.Msg}
+			if n.File != "" {
+				f.File = n.File
+			}
+			switch n.Kind {
+			case string(UnknownEvent):
+				f.Class = UnknownEvent
+			default:
+				f.Class, f.SubKind = LogCorrupt, n.Kind
+			}
+			if f.Message == "" {
+				f.Message = n.Kind
+			}
+			lr.Findings = append(lr.Findings, f)
+		}
+	}
+	if err != nil {
+		f := Finding{Class: LogCorrupt, Sev: Fatal, File: path, Projector: "log", Message: err.Error()}
+		var le *logformat.Error
+		var ie *internalError
+		switch {
+		case errors.As(err, &le):
+			f.Line, f.Message = le.Line, le.Msg
+			if le.File != "" {
+				f.File = le.File
+			}
+		case errors.As(err, &ie):
+			f.Class = InternalError
+			f.Diff = strings.Split(strings.TrimSpace(ie.stack), "\n")
+		}
+		lr.Findings = append(lr.Findings, f)
+	}
+	return lr
+}

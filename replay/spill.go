@@ -1,0 +1,175 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// The spill transform of spec/contract.md §6.1 (spill-policy + the
+// output-retention TextRetainer), used to recognise a recorded spill preview.
+
+const (
+	spillStoredAt = " Full formatted result stored at: "
+	// spillHint is spill-local's retrievalHint (identical in DSH and LasmeX).
+	spillHint = "Use read with offset/limit, or grep this path to search within it."
+)
+
+// headTail is TextRetainer({kind:'headTail', headBytes, tailBytes}) fed the
+// whole text at once: the kept text and the exact omitted byte count.
+func headTail(text []byte, headBytes, tailBytes int) (kept string, omitted int) {
+	total := len(text)
+	prefixLen := min(total, headBytes)
+	suffixLen := min(total-prefixLen, tailBytes)
+	prefix := text[:prefixLen]
+	suffix := text[total-suffixLen:]
+	if total-prefixLen-suffixLen == 0 {
+		// Adjacent slices: decoded as one buffer, nothing omitted.
+		return string(text), 0
+	}
+	prefix = trimTrailingPartialUTF8(prefix)
+	suffix = trimLeadingContinuationUTF8(suffix)
+	return string(prefix) + string(suffix), total - len(prefix) - len(suffix)
+}
+
+// trimTrailingPartialUTF8 drops an incomplete UTF-8 sequence at the end.
+func trimTrailingPartialUTF8(b []byte) []byte {
+	i := len(b) - 1
+	for i >= 0 && b[i]&0xc0 == 0x80 && len(b)-i <= 3 {
+		i--
+	}
+	if i < 0 {
+		return b
+	}
+	lead := b[i]
+	expected := 0
+	switch {
+	case lead < 0x80:
+		expected = 1
+	case lead < 0xe0:
+		expected = 2
+	case lead < 0xf0:
+		expected = 3
+	case lead < 0xf8:
+		expected = 4
+	}
+	if expected == 0 {
+		return b
+	}
+	if len(b)-i < expected {
+		return b[:i]
+	}
+	return b
+}
+
+// trimLeadingContinuationUTF8 drops continuation bytes at the start.
+func trimLeadingContinuationUTF8(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i]&0xc0 == 0x80 {
+		i++
+	}
+	return b[i:]
+}
+
+func spillNotice(omitted int, locator string) string {
+	return "(Omitted " + strconv.Itoa(omitted) + " bytes." + spillStoredAt + locator + ". " + spillHint + ")"
+}
+
+// SpillReplacement is the spill policy's replacement text for text under
+// cap maxInlineBytes and a locator, ok false when the policy keeps the
+// original (text within the cap, or no within-cap replacement).
+func SpillReplacement(text string, maxInlineBytes int, locator string) (string, bool) {
+	// TextEncoder writes a lone surrogate as U+FFFD.
+	data := []byte(jsonv.ToWellFormed(text))
+	total := len(data)
+	if total <= maxInlineBytes {
+		return "", false
+	}
+	reserve := len(spillNotice(total, locator)) + 2
+	return spillWithBudget(data, max(0, maxInlineBytes-reserve), locator, maxInlineBytes)
+}
+
+func spillWithBudget(data []byte, budget int, locator string, cap int) (string, bool) {
+	kept, omitted := headTail(data, (budget+1)/2, budget/2)
+	notice := spillNotice(omitted, locator)
+	out := notice
+	if kept != "" {
+		out = kept + "\n\n" + notice
+	}
+	if len(out) > cap {
+		return "", false
+	}
+	return out, true
+}
+
+// parseSpill splits a recorded spill replacement into its preview and
+// locator; ok false when the text is not one.
+func parseSpill(recorded string) (preview, locator string, ok bool) {
+	suffix := ". " + spillHint + ")"
+	if !strings.HasSuffix(recorded, suffix) {
+		return "", "", false
+	}
+	body := recorded[:len(recorded)-len(suffix)]
+	start := strings.LastIndex(body, "(Omitted ")
+	if start < 0 {
+		return "", "", false
+	}
+	notice := body[start:]
+	at := strings.Index(notice, spillStoredAt)
+	if at < 0 {
+		return "", "", false
+	}
+	count := strings.TrimSuffix(strings.TrimPrefix(notice[:at], "(Omitted "), " bytes.")
+	if _, err := strconv.Atoi(count); err != nil || count == notice[:at] {
+		return "", "", false
+	}
+	locator = notice[at+len(spillStoredAt):]
+	preview = recorded[:start]
+	if preview != "" {
+		if !strings.HasSuffix(preview, "\n\n") {
+			return "", "", false
+		}
+		preview = preview[:len(preview)-2]
+	}
+	return preview, locator, true
+}
+
+// checkSpill decides whether recorded content is the spill replacement of
+// the rendered content. cap < 0 means the deployment cap is unknown: every
+// budget that could have produced the recorded preview is tried (the
+// boundary trims remove at most three bytes on each side).
+func checkSpill(recorded, rendered jsonv.Value, cap int) (isSpill, matches bool) {
+	if !recorded.IsArray() || recorded.Len() != 1 {
+		return false, false
+	}
+	rec, ok := textOf(recorded)
+	if !ok {
+		return false, false
+	}
+	preview, locator, ok := parseSpill(rec)
+	if !ok {
+		return false, false
+	}
+	full, ok := textOf(rendered)
+	if !ok {
+		return true, false // non-text content is never spilled
+	}
+	if cap >= 0 {
+		got, ok := SpillReplacement(full, cap, locator)
+		return true, ok && got == rec
+	}
+	data := []byte(jsonv.ToWellFormed(full))
+	reserve := len(spillNotice(len(data), locator)) + 2
+	lo := len(preview)
+	for budget := lo; budget <= lo+8; budget++ {
+		c := budget + reserve
+		if len(data) <= c {
+			break
+		}
+		if got, ok := spillWithBudget(data, budget, locator, c); ok && got == rec {
+			return true, true
+		}
+	}
+	return true, false
+}
