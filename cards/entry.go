@@ -213,7 +213,10 @@ func (e *Entry) callLines(full bool) []Line {
 			out = append(out, diffLines(v.Diffs, full)...)
 		}
 	case *Unknown:
-		out = append(out, unknownNote(v))
+		// said once: the result's note covers a call of the same unknown card
+		if r, ok := e.ResultView.(*Unknown); !ok || r.Name != v.Name || r.Problem != "" || v.Problem != "" {
+			out = append(out, unknownNote(v))
+		}
 	}
 	return out
 }

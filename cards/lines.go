@@ -399,11 +399,12 @@ func webFetchLines(v *WebFetch, callTitle string) []Line {
 		status.Text += " (truncated)"
 	}
 	out := []Line{status}
-	// The final URL: a redirect makes it differ from the requested one.
+	// The final URL; a redirect makes it differ from the requested one.
+	url := Line{Kind: LineDim, Text: v.URL}
 	if v.URL != callTitle {
-		out = append(out, Line{Kind: LineDim, Text: "→ " + v.URL})
+		url.Text = "→ " + v.URL + " (redirected)"
 	}
-	return out
+	return append(out, url)
 }
 
 func webSearchLines(v *WebSearch) []Line {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -42,6 +43,51 @@ func Render(e *Entry, o Options) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// footer is "tool · call id · file:line" in width cells; when it does not fit
+// the location is kept whole (it is what a reader copies) and the rest is cut.
+func footer(e *Entry, width int) string {
+	var meta []string
+	for _, m := range []string{e.Tool, e.CallID} {
+		if m != "" {
+			meta = append(meta, Sanitize(m))
+		}
+	}
+	rest := strings.Join(meta, " · ")
+	loc := Sanitize(e.Location)
+	switch {
+	case loc == "":
+		return Truncate(rest, width)
+	case rest == "":
+		return truncateLeft(loc, width)
+	case Width(rest)+3+Width(loc) <= width:
+		return rest + " · " + loc
+	case width-3-Width(loc) >= 8:
+		return Truncate(rest, width-3-Width(loc)) + " · " + loc
+	}
+	return truncateLeft(loc, width)
+}
+
+// truncateLeft keeps the end of s: "…" and the last width-1 cells.
+func truncateLeft(s string, width int) string {
+	if Width(s) <= width {
+		return s
+	}
+	if width <= 1 {
+		return Truncate(s, width)
+	}
+	return "…" + ansi.TruncateLeft(s, Width(s)-(width-1), "")
+}
+
+func (o Options) icon(st Status) lipgloss.Style {
+	switch st.Kind {
+	case StatusError:
+		return o.Styles.Failure
+	case StatusWarn:
+		return o.Styles.RailWarn.Bold(true)
+	}
+	return o.Styles.Icon
 }
 
 func (o Options) rail(st Status) lipgloss.Style {
@@ -88,7 +134,7 @@ func (o Options) header(e *Entry, st Status, width int) (string, bool) {
 	if len(lines) > 1 && Width(shown) < avail && !strings.HasSuffix(shown, "…") {
 		shown = Truncate(shown+" …", avail)
 	}
-	icon := s.paint(o.rail(st).Bold(true), e.Icon())
+	icon := s.paint(o.icon(st), e.Icon())
 	gap := width - 2 - Width(shown) - pw
 	if gap < 1 {
 		gap = 1
@@ -125,13 +171,7 @@ func (o Options) card(e *Entry, width int) []string {
 		}
 	}
 	add(o.collapse(e.resultLines(o.Full), CollapseResult))
-	var meta []string
-	for _, m := range []string{e.Tool, e.CallID, e.Location} {
-		if m != "" {
-			meta = append(meta, Sanitize(m))
-		}
-	}
-	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, Truncate(strings.Join(meta, " · "), width-2)))
+	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, footer(e, width-2)))
 	return rows
 }
 
@@ -247,7 +287,7 @@ func (o Options) compact(b *strings.Builder, e *Entry, width int, indent string)
 	s := o.Styles
 	st := e.Status()
 	pill, pw := o.pill(st)
-	icon := s.paint(o.rail(st).Bold(true), e.Icon())
+	icon := s.paint(o.icon(st), e.Icon())
 	tool := Sanitize(e.Tool)
 	avail := width - Width(indent) - 2 - pw - 1
 	left := Truncate(tool, avail)
@@ -307,12 +347,6 @@ func RenderRaw(e *Entry, o Options) string {
 			}
 		}
 	}
-	var meta []string
-	for _, m := range []string{e.Tool, e.CallID, e.Location} {
-		if m != "" {
-			meta = append(meta, Sanitize(m))
-		}
-	}
-	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, Truncate(strings.Join(meta, " · "), width-2)))
+	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, footer(e, width-2)))
 	return strings.Join(rows, "\n") + "\n"
 }

@@ -1,0 +1,174 @@
+package cards
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/muesli/termenv"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// loadEntries reads testdata/entries.jsonl: hand-written calls with explicit
+// views, so the goldens depend on the renderer alone.
+func loadEntries(t *testing.T) ([]string, []*Entry) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "entries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var names []string
+	var out []*Entry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		v, err := jsonv.Parse(sc.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, v.Get("name").Str())
+		out = append(out, entryFromTest(v))
+	}
+	return names, out
+}
+
+func entryFromTest(v jsonv.Value) *Entry {
+	e := &Entry{
+		Tool:          v.Get("tool").Str(),
+		CallID:        v.Get("callId").Str(),
+		Location:      v.Get("location").Str(),
+		RawArgs:       v.Get("args").Str(),
+		CallView:      DecodeCallView(v.Get("callView")),
+		CallFailure:   v.Get("callFailure").Str(),
+		HasResult:     !v.Get("noResult").True(),
+		Content:       v.Get("content"),
+		IsError:       v.Get("isError").True(),
+		ErrorName:     v.Path("error", "name").Str(),
+		ErrorCode:     v.Path("error", "code").Str(),
+		Synthetic:     v.Get("synthetic").Str(),
+		ResultView:    DecodeResultView(v.Get("resultView")),
+		ResultFailure: v.Get("resultFailure").Str(),
+	}
+	if a, err := jsonv.ParseString(e.RawArgs); err == nil {
+		e.Args = a
+	}
+	if !e.HasResult {
+		e.Content = jsonv.Value{}
+	}
+	for _, s := range v.Get("subs").Elems() {
+		e.Subs = append(e.Subs, entryFromTest(s))
+	}
+	return e
+}
+
+// visible makes escape codes readable in a golden file.
+func visible(s string) string { return strings.ReplaceAll(s, "\x1b", "␛") }
+
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cards -run %s -update to create it)", err, t.Name())
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s differs from the golden file (-want +got; regenerate with go test ./cards -run %s -update):\n%s", name, t.Name(), d)
+	}
+}
+
+func TestCardGoldens(t *testing.T) {
+	names, entries := loadEntries(t)
+	type variant struct {
+		mode   string // card, full, compact, raw
+		width  int
+		colour bool
+	}
+	var variants []variant
+	for _, w := range []int{40, 80, 120} {
+		for _, c := range []bool{false, true} {
+			variants = append(variants, variant{"card", w, c})
+		}
+	}
+	variants = append(variants, variant{"full", 80, false}, variant{"full", 80, true},
+		variant{"compact", 80, false}, variant{"compact", 80, true}, variant{"raw", 80, false})
+	for _, v := range variants {
+		colour := "plain"
+		st := Plain()
+		if v.colour {
+			colour = "color"
+			st = NewStyles(termenv.ANSI)
+		}
+		file := fmt.Sprintf("%s-w%d-%s.txt", v.mode, v.width, colour)
+		t.Run(file, func(t *testing.T) {
+			var b strings.Builder
+			o := Options{Width: v.width, Full: v.mode == "full", Styles: st}
+			for i, e := range entries {
+				fmt.Fprintf(&b, "=== %s\n", names[i])
+				switch v.mode {
+				case "compact":
+					b.WriteString(RenderCompact(e, o))
+				case "raw":
+					b.WriteString(RenderRaw(e, o))
+				default:
+					b.WriteString(Render(e, o))
+				}
+			}
+			out := b.String()
+			checkRows(t, out, v.width)
+			checkGolden(t, file, visible(out))
+		})
+	}
+}
+
+// checkRows asserts every row fits the width and every escape sequence in
+// the output is one of the styles' SGR sequences.
+func checkRows(t *testing.T, out string, width int) {
+	t.Helper()
+	for _, row := range strings.Split(out, "\n") {
+		if strings.HasPrefix(row, "=== ") {
+			continue
+		}
+		if w := Width(row); w > width {
+			t.Errorf("row is %d cells wide, more than %d: %q", w, width, row)
+		}
+		for i := 0; i < len(row); i++ {
+			if row[i] != 0x1b {
+				continue
+			}
+			j := i + 1
+			if j >= len(row) || row[j] != '[' {
+				t.Errorf("escape that is not a CSI in %q", row)
+				break
+			}
+			for j++; j < len(row) && (row[j] >= '0' && row[j] <= '9' || row[j] == ';'); j++ {
+			}
+			if j >= len(row) || row[j] != 'm' {
+				t.Errorf("escape that is not an SGR in %q", row)
+				break
+			}
+		}
+		for _, r := range row {
+			if r < 0x20 && r != 0x1b || r == 0x7f || r >= 0x80 && r < 0xa0 {
+				t.Errorf("control character %U in %q", r, row)
+			}
+		}
+	}
+}
