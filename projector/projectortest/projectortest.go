@@ -129,6 +129,8 @@ func Check(tool *projector.Tool, rec Record) Outcome {
 				fail("content", "render failed: %v", err)
 			} else if !jsonv.Equal(got, ContentOf(want)) {
 				fail("content", "%s", Diff(ContentOf(want), got))
+			} else if msg := bytesDiffer(ContentOf(want), got); msg != "" {
+				fail("content", "%s", msg)
 			}
 		}
 		nested := v.Get("nested").True()
@@ -147,6 +149,10 @@ func Check(tool *projector.Tool, rec Record) Outcome {
 				fail("meta", "tool declares no presentationMeta, want %s", wantMeta)
 			case !jsonv.Equal(got, wantMeta):
 				fail("meta", "%s", Diff(wantMeta, got))
+			default:
+				if msg := bytesDiffer(wantMeta, got); msg != "" {
+					fail("meta", "%s", msg)
+				}
 			}
 		}
 	}
@@ -162,6 +168,8 @@ func Check(tool *projector.Tool, rec Record) Outcome {
 			}
 		} else if !jsonv.Equal(got, want) {
 			fail("callView", "%s", Diff(want, got))
+		} else if msg := bytesDiffer(want, got); msg != "" {
+			fail("callView", "%s", msg)
 		}
 	}
 	if v.Has("resultView") {
@@ -177,9 +185,22 @@ func Check(tool *projector.Tool, rec Record) Outcome {
 			}
 		} else if !jsonv.Equal(got, want) {
 			fail("resultView", "%s", Diff(want, got))
+		} else if msg := bytesDiffer(want, got); msg != "" {
+			fail("resultView", "%s", msg)
 		}
 	}
 	return o
+}
+
+// bytesDiffer compares JSON.stringify bytes of two structurally equal
+// values: the records keep upstream's key order, so this pins the order in
+// which a port builds its objects (what a client sees on the wire).
+func bytesDiffer(want, got jsonv.Value) string {
+	w, g := jsonv.Stringify(want), jsonv.Stringify(got)
+	if w == g {
+		return ""
+	}
+	return fmt.Sprintf("JSON.stringify bytes differ (key order): want %s, got %s", jsonv.Short(want, 300), jsonv.Short(got, 300))
 }
 
 // ResultInput is the presenter input a record describes.
