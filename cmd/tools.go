@@ -1,0 +1,194 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+)
+
+func init() { register(newToolsCmd) }
+
+type toolsOptions struct {
+	json   bool
+	config string
+}
+
+func newToolsCmd() *cobra.Command {
+	o := &toolsOptions{}
+	c := &cobra.Command{
+		Use:   "tools",
+		Short: "List the tool projectors this build knows",
+		Long: `List every tool this build has a Go projector for: its name, the upstream
+plugin that ships it, which projectors it has (render, presentationMeta,
+presentCall, presentResult) and the cards its presenters can emit.
+"tools schema NAME" prints a tool's parameter and output schemas.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			reg, err := toolsRegistry(o.config)
+			if err != nil {
+				return err
+			}
+			if o.json {
+				return writeToolsJSON(c.OutOrStdout(), reg.Tools())
+			}
+			return writeToolsText(c.OutOrStdout(), reg.Tools())
+		},
+	}
+	c.Flags().BoolVar(&o.json, "json", false, "print NDJSON, one object per tool")
+	c.PersistentFlags().StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
+
+	schema := &cobra.Command{
+		Use:   "schema NAME",
+		Short: "Print a tool's parameter and output schemas as JSON",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			reg, err := toolsRegistry(o.config)
+			if err != nil {
+				return err
+			}
+			t := reg.Lookup(args[0])
+			if t == nil {
+				return unknownToolErr(args[0], reg.Tools())
+			}
+			ms := []jsonv.Member{jsonv.M("name", jsonv.Str(t.Name)), jsonv.M("parameters", orNull(t.Parameters))}
+			output := jsonv.NullValue()
+			if t.Output != nil {
+				output = orNull(t.Output.Schema)
+			}
+			ms = append(ms, jsonv.M("output", output))
+			_, err = fmt.Fprintln(c.OutOrStdout(), jsonv.StringifyIndent(jsonv.Obj(ms...), "  "))
+			return err
+		},
+	}
+	c.AddCommand(schema)
+	return c
+}
+
+func toolsRegistry(config string) (*projector.Registry, error) {
+	cfg, err := projector.LoadConfig(config)
+	if err != nil {
+		return nil, usageErr("--config: %v", err)
+	}
+	reg, err := builtin.Registry(cfg)
+	if err != nil {
+		return nil, &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+	}
+	return reg, nil
+}
+
+func orNull(v jsonv.Value) jsonv.Value {
+	if v.IsUndefined() {
+		return jsonv.NullValue()
+	}
+	return v
+}
+
+func toolJSON(t *projector.Tool) jsonv.Value {
+	return jsonv.Obj(
+		jsonv.M("name", jsonv.Str(t.Name)),
+		jsonv.M("plugin", jsonv.Str(t.Plugin)),
+		jsonv.M("projectors", jsonv.Strs(t.Projectors()...)),
+		jsonv.M("callCards", jsonv.Strs(t.CallCards...)),
+		jsonv.M("resultCards", jsonv.Strs(t.ResultCards...)),
+		jsonv.M("softValidation", jsonv.BoolValue(!t.RawPresenters && (t.PresentCall != nil || t.PresentResult != nil))),
+	)
+}
+
+func writeToolsJSON(w io.Writer, tools []*projector.Tool) error {
+	var b strings.Builder
+	for _, t := range tools {
+		b.WriteString(jsonv.Stringify(toolJSON(t)))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeToolsText(w io.Writer, tools []*projector.Tool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tPLUGIN\tPROJECTORS\tCALL CARDS\tRESULT CARDS")
+	dash := func(ss []string) string {
+		if len(ss) == 0 {
+			return "-"
+		}
+		return strings.Join(ss, ",")
+	}
+	for _, t := range tools {
+		plugin := t.Plugin
+		if plugin == "" {
+			plugin = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, plugin, dash(t.Projectors()), dash(t.CallCards), dash(t.ResultCards))
+	}
+	fmt.Fprintf(tw, "\n%d tools\n", len(tools))
+	return tw.Flush()
+}
+
+// unknownToolErr is a usage error naming the closest registered names.
+func unknownToolErr(name string, tools []*projector.Tool) error {
+	close := closeNames(name, tools)
+	if len(close) == 0 {
+		return usageErr("unknown tool %q (see \"dsh-replay tools\" for the list)", name)
+	}
+	return usageErr("unknown tool %q; did you mean %s?", name, strings.Join(close, ", "))
+}
+
+// closeNames ranks registered names by edit distance (case-insensitive),
+// keeping those within a third of the name's length, or sharing a prefix
+// or substring with it.
+func closeNames(name string, tools []*projector.Tool) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	lname := strings.ToLower(name)
+	var cs []cand
+	for _, t := range tools {
+		ln := strings.ToLower(t.Name)
+		d := editDistance(lname, ln)
+		limit := max(2, len(lname)/3)
+		if d <= limit || (len(lname) >= 3 && (strings.Contains(ln, lname) || strings.Contains(lname, ln))) {
+			cs = append(cs, cand{t.Name, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].name < cs[j].name
+	})
+	out := make([]string, 0, 5)
+	for i := 0; i < len(cs) && i < 5; i++ {
+		out = append(out, fmt.Sprintf("%q", cs[i].name))
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,115 @@
+package cmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestToolsList(t *testing.T) {
+	code, out, errs := runCLI(t, "tools")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"TOOL", "read", "tool-fs", "render,presentationMeta,presentCall,presentResult", "edit"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tools output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestToolsJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "tools", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	seen := map[string]jsonv.Value{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		v, err := jsonv.ParseString(line)
+		if err != nil {
+			t.Fatalf("not NDJSON: %q: %v", line, err)
+		}
+		seen[v.Get("name").Str()] = v
+	}
+	cases := []struct{ name, want string }{
+		{"read", `{"name":"read","plugin":"tool-fs","projectors":["render","presentationMeta","presentCall","presentResult"],"callCards":["generic"],"resultCards":["read"],"softValidation":true}`},
+		{"read_image", `{"name":"read_image","plugin":"tool-fs","projectors":["render","presentCall"],"callCards":["generic"],"resultCards":[],"softValidation":true}`},
+		{"write", `{"name":"write","plugin":"tool-fs","projectors":["render","presentationMeta","presentCall","presentResult"],"callCards":["diff"],"resultCards":["diff"],"softValidation":true}`},
+		{"edit", `{"name":"edit","plugin":"tool-fs","projectors":["render","presentationMeta","presentCall","presentResult"],"callCards":["diff"],"resultCards":["diff"],"softValidation":true}`},
+	}
+	for _, c := range cases {
+		if got := jsonv.Stringify(seen[c.name]); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+func TestToolsSchema(t *testing.T) {
+	code, out, errs := runCLI(t, "tools", "schema", "read")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden := filepath.Join("testdata", "tools-schema-read.golden")
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create)", err)
+	}
+	if out != string(want) {
+		t.Errorf("tools schema read:\n got %s\nwant %s", out, want)
+	}
+}
+
+func TestToolsSchemaConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg.json")
+	os.WriteFile(cfg, []byte(`{"plugins":{"lasmex-tool-fs":{"readLimit":7}},"services":{"fs":{"sandboxMode":"read-only"}}}`), 0o644)
+	code, out, errs := runCLI(t, "tools", "schema", "--config", cfg, "read")
+	if code != ExitOK || !strings.Contains(out, "Defaults to 7.") {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "tools", "schema", "--config", cfg, "edit")
+	if code != ExitOK || !strings.Contains(out, `"danger-full-access"`) {
+		t.Fatalf("escalation parameters missing under a confining fs (exit %d):\n%s", code, out)
+	}
+	os.WriteFile(cfg, []byte(`{"plugins":{"tool-fs":{"readLimit":0}}}`), 0o644)
+	code, _, errs = runCLI(t, "tools", "--config", cfg)
+	if code == ExitOK || !strings.Contains(errs, "tool-fs: readLimit must be a positive integer") {
+		t.Fatalf("bad readLimit accepted (exit %d): %s", code, errs)
+	}
+}
+
+func TestToolsSchemaUnknown(t *testing.T) {
+	cases := []struct{ name, want string }{
+		{"raed", `did you mean "read"`},
+		{"edti", `"edit"`},
+		{"zzzzzzzzzzzzzz", `see "dsh-replay tools"`},
+	}
+	for _, c := range cases {
+		code, _, errs := runCLI(t, "tools", "schema", c.name)
+		if code != ExitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("schema %s: exit %d, stderr %q, want %q", c.name, code, errs, c.want)
+		}
+	}
+	if code, _, _ := runCLI(t, "tools", "schema"); code != ExitUsage {
+		t.Errorf("schema without NAME: exit %d", code)
+	}
+}
