@@ -275,7 +275,9 @@ func percentDecode(s string, strict bool) (string, bool) {
 	return string(out), true
 }
 
-func isHex(c byte) bool { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') }
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
 
 func unhex(c byte) byte {
 	switch {
