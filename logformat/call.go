@@ -108,6 +108,12 @@ type Summary struct {
 	TornTails       int
 	Values          int // calls carrying a value (inline or sidecar)
 	Notices         []Notice
+
+	// Added by the reader.
+	Format         string  // "session-log", "zstd session-log", "stream-json", "notifications", ...
+	Header         *Header // nil for wrapped event streams
+	IgnoredEvents  int     // unknown events marked ignorable (skipped)
+	NoticesDropped int     // notices beyond MaxNoticesPerKind of one kind
 }
 
 // Error is a failure to read a log: unreadable, corrupt before the last

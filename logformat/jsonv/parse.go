@@ -51,9 +51,10 @@ func MustParse(s string) Value {
 }
 
 type parser struct {
-	data []byte
-	pos  int
-	buf  []byte
+	data   []byte
+	pos    int
+	buf    []byte
+	strict bool // invalid UTF-8 in a string is an error (the log reader's mode)
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -299,12 +300,21 @@ func (p *parser) string() (string, error) {
 	start := p.pos + 1
 	i := start
 	// Fast path: no escapes, valid UTF-8.
+	ascii := true
 	for i < len(d) {
+		i = plainRun(d, i)
+		if i >= len(d) {
+			break
+		}
 		c := d[i]
 		if c == '"' {
 			s := d[start:i]
 			p.pos = i + 1
-			if !asciiOnly(s) && !utf8.Valid(s) {
+			if !ascii && !utf8.Valid(s) {
+				if p.strict {
+					p.pos = start
+					return "", p.errf(ErrInvalidUTF8Msg)
+				}
 				return string(replaceInvalid(nil, s)), nil
 			}
 			return string(s), nil
@@ -312,10 +322,19 @@ func (p *parser) string() (string, error) {
 		if c == '\\' || c < 0x20 {
 			break
 		}
+		ascii = false
 		i++
 	}
 	buf := append(p.buf[:0], d[start:i]...)
 	for {
+		if j := plainRun(d, i); j > i {
+			buf = append(buf, d[i:j]...)
+			i = j
+		}
+		for i < len(d) && d[i] >= 0x80 {
+			buf = append(buf, d[i])
+			i++
+		}
 		if i >= len(d) {
 			p.pos = i
 			return "", p.errf("unterminated string")
@@ -323,6 +342,10 @@ func (p *parser) string() (string, error) {
 		c := d[i]
 		switch {
 		case c == '"':
+			if p.strict && !utf8.Valid(d[start:i]) {
+				p.pos = start
+				return "", p.errf(ErrInvalidUTF8Msg)
+			}
 			p.pos = i + 1
 			if !utf8.Valid(buf) {
 				buf = fixWTF8(buf)
@@ -402,15 +425,6 @@ func hex4(d []byte, i int) (rune, bool) {
 		}
 	}
 	return r, true
-}
-
-func asciiOnly(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // replaceInvalid appends s with invalid UTF-8 bytes replaced by U+FFFD.

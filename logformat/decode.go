@@ -1,0 +1,554 @@
+package logformat
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// lineFormat is the kind of line-oriented file being read.
+type lineFormat uint8
+
+const (
+	fmtLog           lineFormat = iota // a session log: header line, then storage records
+	fmtStreamJSON                      // headless --output stream-json: {"type":"session_event","event":{...}}
+	fmtNotifications                   // JSON-RPC: {"method":"session.event","params":{"event":{...}}}
+)
+
+func (f lineFormat) String() string {
+	switch f {
+	case fmtStreamJSON:
+		return "stream-json"
+	case fmtNotifications:
+		return "notifications"
+	}
+	return "session-log"
+}
+
+type recKind uint8
+
+const (
+	recEvent  recKind = iota // one session event
+	recPacked                // a packed chunk row standing for n assistant/chunk events
+	recSkip                  // a wrapper line that carries no event
+)
+
+// record is what one physical line decodes to. Decoding is pure (workers run
+// it in parallel); the reader applies records in order.
+type record struct {
+	kind recKind
+	// bad: the line does not parse, or is a malformed packed row. Upstream's
+	// scanner treats it as the start of a droppable tail, or as corruption when
+	// a later record ends a turn.
+	bad string
+	// invalid: the record parses but its envelope or payload is not a valid
+	// event; upstream's loader refuses the whole session.
+	invalid   string
+	typ       string
+	seq       int64
+	hasSeq    bool
+	n         int // events: 1, or the members of a packed row
+	turnEnd   bool
+	ignorable bool
+	replace   bool // surfaceOp is a replace op
+	appendOp  bool // surfaceOp is "append"
+	data      jsonv.Value
+}
+
+// Event types whose data the pairing needs in full.
+func needsData(typ string) bool {
+	switch typ {
+	case "assistant/message", "tool/call", "tool/result", "tool/code-dispatch-start", "tool/code-dispatch":
+		return true
+	}
+	return false
+}
+
+func isPackedTag(typ string) bool {
+	return typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks"
+}
+
+// knownTypes are the event types of DSH (a superset of LasmeX's), plus the
+// legacy steering/message that the loader upgrades to user/message.
+var knownTypes = map[string]string{}
+
+func init() {
+	for _, t := range []string{
+		"agent-preset/selected", "agent/inbox/spliced", "approval/asked", "approval/decided", "approval/policy",
+		"assistant/chunk", "assistant/message", "command/done", "command/run", "compaction/end", "compaction/prune",
+		"compaction/start", "compaction/summary", "feedback/record", "goal/change", "hook/invoked", "hook/result",
+		"llm/retry", "llm/retry-started", "permission/preset", "plan/mode", "request/context", "request/header",
+		"sandbox/mode", "schedule/change", "session/end-seed", "session/title", "session/title-llm-request",
+		"step/end", "step/start", "subagent/descriptor", "team/member", "team/message/delivered",
+		"team/message/queued", "team/task", "todo/write", "tool-workflow/agent-end", "tool-workflow/agent-start",
+		"tool-workflow/run-end", "tool-workflow/run-start", "tool/call", "tool/code-dispatch",
+		"tool/code-dispatch-start", "tool/result", "turn/end", "turn/start", "user/message",
+		"web/deepseek-search-llm-request",
+		"steering/message",
+	} {
+		knownTypes[t] = t
+	}
+	for _, t := range []string{"text-chunks", "reasoning-chunks", "tool-call-chunks", "session", "session_event", "result"} {
+		interned[t] = t
+	}
+	for k, v := range knownTypes {
+		interned[k] = v
+	}
+}
+
+var interned = map[string]string{}
+
+// internString returns a shared copy of common strings (no allocation).
+func internString(b []byte) string {
+	if s, ok := interned[string(b)]; ok {
+		return s
+	}
+	return string(b)
+}
+
+// stringValue reads the current value as a string; ok is false when it is not one.
+func stringValue(r *jsonv.ObjectReader) (string, bool) {
+	if r.First() != '"' {
+		r.Skip()
+		return "", false
+	}
+	raw := r.RawValue()
+	if raw == nil {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			v, err := jsonv.Parse(raw)
+			if err != nil {
+				return "", false
+			}
+			return v.Str(), true
+		}
+	}
+	return internString(inner), true
+}
+
+const maxSafe = 1<<53 - 1
+
+// safeInt reads a raw JSON value as Number.isSafeInteger would see it.
+func safeInt(raw []byte) (int64, bool) {
+	if len(raw) == 0 {
+		return 0, false
+	}
+	c := raw[0]
+	if c != '-' && (c < '0' || c > '9') {
+		return 0, false
+	}
+	if len(raw) <= 16 {
+		simple := true
+		var n int64
+		neg := false
+		for i, c := range raw {
+			if i == 0 && c == '-' {
+				neg = true
+				continue
+			}
+			if c < '0' || c > '9' {
+				simple = false
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if simple && n <= maxSafe {
+			if neg {
+				n = -n
+			}
+			return n, true
+		}
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil && !isRangeErr(err) {
+		return 0, false
+	}
+	if f != math.Trunc(f) || math.Abs(f) > maxSafe || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+func isNumber(first byte) bool { return first == '-' || (first >= '0' && first <= '9') }
+
+// decodeLine decodes one body line of a file of the given format.
+func decodeLine(format lineFormat, line []byte, rec *record) {
+	*rec = record{}
+	switch format {
+	case fmtStreamJSON:
+		decodeWrapped(line, rec, "type", "session_event", "event", "")
+	case fmtNotifications:
+		decodeWrapped(line, rec, "method", "session.event", "params", "event")
+	default:
+		decodeEvent(line, rec)
+	}
+}
+
+// decodeWrapped unwraps an event stream line: {tagKey: tagValue, outer: event}
+// or {tagKey: tagValue, outer: {inner: event}}.
+func decodeWrapped(line []byte, rec *record, tagKey, tagValue, outer, inner string) {
+	r := jsonv.NewObjectReader(line, true)
+	if !r.IsObject() {
+		if err := jsonv.ValidStrict(line); err != nil {
+			rec.bad = "unparsable record: " + err.Error()
+			return
+		}
+		rec.bad = "record is not a JSON object"
+		return
+	}
+	var tag string
+	var ev []byte
+	for r.Next() {
+		switch string(r.Key()) {
+		case tagKey:
+			tag, _ = stringValue(&r)
+		case outer:
+			ev = r.RawValue()
+		default:
+			r.Skip()
+		}
+	}
+	if err := r.Err(); err != nil {
+		rec.bad = "unparsable record: " + err.Error()
+		return
+	}
+	if tag != tagValue || ev == nil {
+		rec.kind = recSkip
+		return
+	}
+	if inner != "" {
+		p := jsonv.NewObjectReader(ev, true)
+		ev = nil
+		for p.Next() {
+			if string(p.Key()) == inner {
+				ev = p.RawValue()
+			} else {
+				p.Skip()
+			}
+		}
+		if ev == nil {
+			rec.kind = recSkip
+			return
+		}
+	}
+	decodeEvent(ev, rec)
+}
+
+// decodeEvent decodes one storage record: an event or a packed chunk row.
+func decodeEvent(line []byte, rec *record) {
+	r := jsonv.NewObjectReader(line, true)
+	if !r.IsObject() {
+		if err := jsonv.ValidStrict(line); err != nil {
+			rec.bad = "unparsable record: " + err.Error()
+			return
+		}
+		// JSON.parse succeeds but no event can be read from it.
+		rec.bad = "record is not a JSON object"
+		return
+	}
+	rec.n = 1
+	var (
+		typeSeen, dataSeen bool
+		dataRaw            []byte
+		extra              string
+		timeBad            bool
+		time0              int64
+		seqKey             string
+		packed             packedInfo
+	)
+	for r.Next() {
+		key := r.Key()
+		switch string(key) {
+		case "type":
+			s, ok := stringValue(&r)
+			if !ok {
+				rec.invalid = "event type is not a string"
+			}
+			rec.typ = s
+			typeSeen = true
+			if isPackedTag(s) {
+				rec.kind = recPacked
+			}
+		case "seq", "seq0":
+			seqKey = string(key)
+			raw := r.RawValue()
+			if n, ok := safeInt(raw); ok && n >= 0 {
+				rec.seq, rec.hasSeq = n, true
+			} else {
+				rec.seq, rec.hasSeq = -1, true
+			}
+		case "time", "time0":
+			n, ok := safeInt(r.RawValue())
+			time0 = n
+			if !ok {
+				timeBad = true
+			}
+		case "data":
+			dataSeen = true
+			switch {
+			case !typeSeen:
+				dataRaw = r.RawValue()
+			case rec.kind == recPacked:
+				decodePacked(&r, rec, &packed)
+			case rec.typ == "turn/end":
+				rec.turnEnd = true
+				r.Skip()
+			case needsData(rec.typ):
+				rec.data = r.Parse()
+			default:
+				r.Skip()
+			}
+		case "surfaceOp":
+			if r.First() == '"' {
+				s, _ := stringValue(&r)
+				rec.appendOp = s == "append"
+			} else {
+				v := r.Parse()
+				rec.replace = v.IsObject() && v.Get("op").Str() == "replace"
+			}
+		case "sourceEventSeqs":
+			r.Skip()
+		case "ignorable":
+			raw := r.RawValue()
+			if string(raw) == "true" {
+				rec.ignorable = true
+			} else if raw != nil {
+				rec.invalid = "event envelope has ignorable other than true"
+			}
+		default:
+			if extra == "" {
+				extra = string(key)
+			}
+			r.Skip()
+		}
+	}
+	if err := r.Err(); err != nil {
+		rec.bad = "unparsable record: " + err.Error()
+		return
+	}
+	if rec.kind == recPacked {
+		if dataRaw != nil && rec.bad == "" {
+			// data came before type: decode it now.
+			p := jsonv.NewObjectReader(append(append([]byte(`{"data":`), dataRaw...), '}'), true)
+			if p.Next() {
+				decodePacked(&p, rec, &packed)
+			}
+		}
+		if rec.bad != "" {
+			return
+		}
+		// Upstream's validateRow: the envelope is exactly {type, seq0, time0, data}
+		// (a projected row may lack seq0 and time0; they are filled in as upstream's
+		// replay parser does).
+		bad := ""
+		switch {
+		case extra != "" || (seqKey != "" && seqKey != "seq0"):
+			bad = "envelope must be exactly {type, seq0, time0, data}"
+		case rec.hasSeq && rec.seq < 0:
+			bad = "seq0 must be a non-negative safe integer"
+		case timeBad:
+			bad = "time0 must be a safe integer"
+		case !dataSeen:
+			bad = "data must be an object"
+		case rec.hasSeq && rec.seq+int64(packed.members)-1 > maxSafe:
+			bad = "member seqs must stay safe integers"
+		case time0+packed.minSum < -maxSafe || time0+packed.maxSum > maxSafe:
+			bad = "member times must stay safe integers"
+		}
+		if bad != "" {
+			rec.bad = "malformed " + rec.typ + " storage row: " + bad
+			return
+		}
+		rec.n = packed.members
+		return
+	}
+	if !typeSeen {
+		rec.invalid = "event has no type"
+	}
+	if dataRaw != nil && typeSeen {
+		switch {
+		case rec.typ == "turn/end":
+			rec.turnEnd = true
+		case needsData(rec.typ):
+			v, _, err := jsonv.ParsePrefixStrict(dataRaw)
+			if err == nil {
+				rec.data = v
+			}
+		}
+	}
+	if rec.invalid == "" {
+		switch {
+		case extra != "":
+			rec.invalid = "invalid event envelope: unexpected key " + strconv.Quote(extra)
+		case seqKey == "seq0":
+			rec.invalid = "invalid event envelope: unexpected key \"seq0\""
+		case !dataSeen:
+			rec.invalid = "invalid event envelope: data is missing"
+		case timeBad:
+			rec.invalid = "invalid event envelope: time must be a safe integer"
+		}
+	}
+}
+
+// packedInfo is what decodePacked learns about a row's data.
+type packedInfo struct {
+	members        int
+	minSum, maxSum int64 // extremes of the running dt sums (for the time bound)
+}
+
+// decodePacked validates a packed row's data (upstream validateRow, strict)
+// without building it.
+func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
+	tag := rec.typ
+	malformed := func(why string) {
+		if rec.bad == "" {
+			rec.bad = "malformed " + tag + " storage row: " + why
+		}
+	}
+	sub, ok := r.EnterObject()
+	if !ok {
+		r.Skip()
+		malformed("data must be an object")
+		return
+	}
+	const (
+		kTurn = 1 << iota
+		kStep
+		kIndex
+		kDt
+		kPayload
+		kID
+		kName
+	)
+	payloadKey := "texts"
+	if tag == "tool-call-chunks" {
+		payloadKey = "args"
+	}
+	var (
+		seen, dup           int
+		extra               bool
+		numsOK, idOK        = true, true
+		payloadOK, dtOK     = true, true
+		members, dtLen      = -1, -1
+		sum, minSum, maxSum int64
+		sumOverflow         bool
+	)
+	for sub.Next() {
+		k := sub.Key()
+		bit := 0
+		switch string(k) {
+		case "turn":
+			bit = kTurn
+		case "step":
+			bit = kStep
+		case "index":
+			bit = kIndex
+		case "dt":
+			bit = kDt
+		case payloadKey:
+			bit = kPayload
+		case "id":
+			if tag == "tool-call-chunks" {
+				bit = kID
+			}
+		case "name":
+			if tag == "tool-call-chunks" {
+				bit = kName
+			}
+		}
+		if bit == 0 {
+			extra = true
+			sub.Skip()
+			continue
+		}
+		dup |= seen & bit
+		seen |= bit
+		switch bit {
+		case kTurn, kStep, kIndex:
+			if !isNumber(sub.First()) {
+				numsOK = false
+			}
+			sub.Skip()
+		case kID, kName:
+			if sub.First() != '"' {
+				idOK = false
+			}
+			sub.Skip()
+		case kPayload:
+			arr, ok := sub.EnterArray()
+			if !ok {
+				payloadOK = false
+				sub.Skip()
+				continue
+			}
+			members = 0
+			for arr.Next() {
+				if arr.First() != '"' {
+					payloadOK = false
+				}
+				arr.Skip()
+				members++
+			}
+			sub.LeaveArray(&arr)
+		case kDt:
+			arr, ok := sub.EnterArray()
+			if !ok {
+				dtOK = false
+				sub.Skip()
+				continue
+			}
+			dtLen = 0
+			sum, minSum, maxSum = 0, 0, 0
+			for arr.Next() {
+				n, ok := safeInt(arr.RawValue())
+				if !ok {
+					dtOK = false
+				}
+				sum += n
+				if sum > 2*maxSafe || sum < -2*maxSafe {
+					sumOverflow = true
+				}
+				minSum, maxSum = min(minSum, sum), max(maxSum, sum)
+				dtLen++
+			}
+			sub.LeaveArray(&arr)
+		}
+	}
+	r.LeaveObject(&sub)
+	if r.Err() != nil {
+		return
+	}
+	want := kTurn | kStep | kIndex | kDt | kPayload
+	if tag == "tool-call-chunks" {
+		want |= kID
+	}
+	exact := !extra && dup == 0 && seen&want == want
+	switch {
+	case !exact && tag == "tool-call-chunks":
+		malformed("data must be exactly {turn, step, index, id, name?, dt, args}")
+	case !exact:
+		malformed("data must be exactly {turn, step, index, dt, texts}")
+	case !idOK:
+		malformed("id (and name when present) must be strings")
+	case !numsOK:
+		malformed("turn/step/index must be numbers")
+	case !payloadOK || members <= 0:
+		malformed(payloadKey + " must be a non-empty string array")
+	case !dtOK:
+		malformed("dt must be an array of safe integers")
+	case dtLen != members-1:
+		malformed("dt length " + strconv.Itoa(dtLen) + " does not match " + strconv.Itoa(members) + " members")
+	case sumOverflow:
+		malformed("member times must stay safe integers")
+	}
+	info.members, info.minSum, info.maxSum = members, minSum, maxSum
+}

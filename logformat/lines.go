@@ -1,0 +1,212 @@
+package logformat
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// lineSource splits the plaintext of a log into newline-terminated records
+// with a reusable buffer that grows only for long lines (up to maxLine). For
+// zstd input it also enforces the frame rules of upstream's loader: the first
+// frame is exactly the header line, and every complete frame ends on a line
+// boundary.
+type lineSource struct {
+	src     io.Reader
+	zs      *zstdSource // nil for plain input
+	buf     []byte
+	r, w    int   // unconsumed data is buf[r:w]
+	off     int64 // plaintext offset of buf[r]
+	line    int   // physical line number of the next line
+	eof     bool
+	maxLine int
+
+	seen      int64 // plaintext bytes read so far
+	lastByte  byte
+	frames    int // complete frames seen
+	firstNL   int // newlines seen in the first frame
+	fatal     error
+	fatalLine int
+}
+
+// sourceError is a fatal problem met while splitting lines (I/O error, zstd
+// corruption, a frame that ends inside a record, a record over the limit).
+type sourceError struct {
+	Line int
+	Err  error
+}
+
+func (e *sourceError) Error() string { return e.Err.Error() }
+
+func newLineSource(src io.Reader, zs *zstdSource, bufSize, maxLine int) *lineSource {
+	if bufSize < 4096 {
+		bufSize = 4096
+	}
+	return &lineSource{src: src, zs: zs, buf: make([]byte, bufSize), line: 1, maxLine: maxLine}
+}
+
+func (s *lineSource) failf(line int, format string, args ...any) error {
+	s.fatal = &sourceError{Line: line, Err: fmt.Errorf(format, args...)}
+	return s.fatal
+}
+
+// fill reads more plaintext; it returns io.EOF at the end of input.
+func (s *lineSource) fill() error {
+	if s.fatal != nil {
+		return s.fatal
+	}
+	if s.eof {
+		return io.EOF
+	}
+	if s.r > 0 && (s.r == s.w || s.w == len(s.buf)) {
+		// Slide the unconsumed tail to the front.
+		n := copy(s.buf, s.buf[s.r:s.w])
+		s.r, s.w = 0, n
+	}
+	if s.w == len(s.buf) {
+		if len(s.buf) > s.maxLine {
+			return s.failf(s.line, "record longer than %d bytes (the reader's limit)", s.maxLine)
+		}
+		nb := make([]byte, min(2*len(s.buf), s.maxLine+1))
+		copy(nb, s.buf[s.r:s.w])
+		s.w -= s.r
+		s.r = 0
+		s.buf = nb
+	}
+	for {
+		n, err := s.src.Read(s.buf[s.w:])
+		if n > 0 {
+			if s.zs != nil && s.frames == 0 {
+				s.firstNL += bytes.Count(s.buf[s.w:s.w+n], nl)
+			}
+			s.w += n
+			s.seen += int64(n)
+			s.lastByte = s.buf[s.w-1]
+		}
+		switch {
+		case err == nil:
+			if n > 0 {
+				return nil
+			}
+		case errors.Is(err, errFrameEnd):
+			if s.frames == 0 && (s.firstNL != 1 || s.lastByte != '\n') {
+				return s.failf(1, "corrupt zstd session log: first frame is not exactly one header line")
+			}
+			if s.seen > 0 && s.lastByte != '\n' {
+				return s.failf(s.line+bytes.Count(s.buf[s.r:s.w], nl), "corrupt zstd session log: complete frame contains a torn JSONL record")
+			}
+			s.frames++
+			if n > 0 {
+				return nil
+			}
+		case err == io.EOF:
+			s.eof = true
+			if s.zs != nil && s.frames == 0 {
+				if s.zs.Torn {
+					return s.failf(1, "empty or header-less zstd session log (the first frame is torn)")
+				}
+				return s.failf(1, "empty or header-less zstd session log")
+			}
+			if n > 0 {
+				return nil
+			}
+			return io.EOF
+		default:
+			var zc *zstdCorrupt
+			if errors.As(err, &zc) {
+				return s.failf(s.line+bytes.Count(s.buf[s.r:s.w], nl), "%v", zc)
+			}
+			return s.failf(0, "read error: %v", err)
+		}
+	}
+}
+
+var nl = []byte{'\n'}
+
+// next returns the next complete line (without its newline) and the
+// plaintext offset just past it. At the end it returns io.EOF; a final
+// fragment without a newline is left in Fragment.
+func (s *lineSource) next() (line []byte, end int64, err error) {
+	for {
+		if i := bytes.IndexByte(s.buf[s.r:s.w], '\n'); i >= 0 {
+			line = s.buf[s.r : s.r+i]
+			s.r += i + 1
+			s.off += int64(i + 1)
+			s.line++
+			return line, s.off, nil
+		}
+		if err := s.fill(); err != nil {
+			return nil, 0, err
+		}
+	}
+}
+
+// Fragment is the unterminated tail left at EOF (empty when the input ended
+// on a newline).
+func (s *lineSource) Fragment() []byte { return s.buf[s.r:s.w] }
+
+// batch is a run of complete lines copied out of the source, decoded by a
+// worker and applied in order by the reader.
+type batch struct {
+	buf       []byte
+	lines     []lineRef
+	firstLine int
+	recs      []record
+	done      chan struct{}
+	// Set on the last batch only.
+	last bool
+	err  error // fatal source error (a *sourceError)
+}
+
+type lineRef struct {
+	start, end int   // within buf, without the newline
+	endOff     int64 // plaintext offset just past the newline
+}
+
+// fillBatch copies complete lines totalling about size bytes into b.
+func (s *lineSource) fillBatch(b *batch, size int) {
+	b.buf = b.buf[:0]
+	b.lines = b.lines[:0]
+	b.firstLine = s.line
+	b.last = false
+	b.err = nil
+	for len(b.buf) < size {
+		i := bytes.LastIndexByte(s.buf[s.r:s.w], '\n')
+		if i < 0 {
+			if len(b.lines) > 0 {
+				return
+			}
+			if err := s.fill(); err != nil {
+				b.last = true
+				if err != io.EOF {
+					b.err = err
+				}
+				return
+			}
+			continue
+		}
+		chunk := s.buf[s.r : s.r+i+1]
+		base := len(b.buf)
+		b.buf = append(b.buf, chunk...)
+		off := s.off
+		for p := 0; p < len(chunk); {
+			j := bytes.IndexByte(chunk[p:], '\n')
+			b.lines = append(b.lines, lineRef{start: base + p, end: base + p + j, endOff: off + int64(p+j+1)})
+			p += j + 1
+		}
+		s.line = b.firstLine + len(b.lines)
+		s.r += i + 1
+		s.off += int64(i + 1)
+		if len(b.buf) >= size {
+			return
+		}
+		if err := s.fill(); err != nil {
+			b.last = true
+			if err != io.EOF {
+				b.err = err
+			}
+			return
+		}
+	}
+}

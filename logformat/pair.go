@@ -1,0 +1,388 @@
+package logformat
+
+import (
+	"fmt"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// Pairing events into calls (spec/logformat.md §2, §3.9 step 9):
+// requested calls come from append-origin assistant/message tool-call
+// blocks, started calls from tool/call, results from append-origin
+// tool/result only (replacement copies are views of the same call), and Code
+// Mode sub-calls from tool/code-dispatch-start / tool/code-dispatch keyed by
+// subCallId under their root call.
+
+// event dispatches one applied event.
+func (rd *reader) event(rec *record, line int, seq int64) error {
+	typ := rec.typ
+	if _, known := knownTypes[typ]; !known {
+		if rec.ignorable {
+			rd.sum.IgnoredEvents++
+			return nil
+		}
+		rd.sum.UnknownEvents++
+		rd.notice(Notice{Line: line, Kind: "unknown-event", Msg: fmt.Sprintf("unknown event type %s is not marked ignorable", jsonv.Quote(typ))})
+		return nil
+	}
+	switch typ {
+	case "turn/start", "turn/end":
+		if rd.format == fmtLog {
+			rd.closeTurn()
+		}
+	case "assistant/message":
+		if rec.replace {
+			return nil
+		}
+		return rd.request(rec.data, line)
+	case "tool/call":
+		return rd.started(rec.data, line)
+	case "tool/result":
+		return rd.result(rec, line, seq)
+	case "tool/code-dispatch-start":
+		return rd.subStart(rec.data, line)
+	case "tool/code-dispatch":
+		return rd.subSettle(rec.data, line, seq)
+	}
+	return nil
+}
+
+func (rd *reader) newCall(id string) *Call {
+	c := &Call{File: rd.file, CallID: id, Seq: -1}
+	rd.calls[id] = c
+	rd.queue = append(rd.queue, c)
+	return c
+}
+
+func intOf(v jsonv.Value) int {
+	if v.IsInteger() {
+		return int(v.Num())
+	}
+	return 0
+}
+
+// request records the tool-call blocks of an assistant/message.
+func (rd *reader) request(d jsonv.Value, line int) error {
+	msg := d.Get("message")
+	content := msg.Get("content")
+	if !msg.IsDefined() && d.Has("content") {
+		content = d.Get("content") // legacy shape (§2.6)
+	}
+	if !content.IsArray() {
+		return rd.errorf(line, "corrupt session log: assistant/message has invalid content")
+	}
+	turn, step := intOf(d.Get("turn")), intOf(d.Get("step"))
+	for _, b := range content.Elems() {
+		if b.Get("type").Str() != "tool-call" {
+			continue
+		}
+		id := b.Get("id")
+		if !id.IsString() {
+			rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: "assistant/message tool-call block without a string id"})
+			continue
+		}
+		if _, dup := rd.calls[id.Str()]; dup {
+			continue
+		}
+		c := rd.newCall(id.Str())
+		c.Requested = true
+		c.Name = b.Get("name").Str()
+		c.RawArguments = b.Get("arguments").Str()
+		c.Turn, c.Step = turn, step
+		c.Line = line
+	}
+	return nil
+}
+
+// started records a tool/call.
+func (rd *reader) started(d jsonv.Value, line int) error {
+	id := d.Get("callId")
+	if !id.IsString() {
+		rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: "tool/call without a string callId"})
+		return nil
+	}
+	c := rd.calls[id.Str()]
+	if c == nil {
+		c = rd.newCall(id.Str())
+	} else if c.Started {
+		rd.notice(Notice{Line: line, Kind: "duplicate-call", Msg: fmt.Sprintf("second tool/call for call %s", jsonv.Quote(id.Str()))})
+		return nil
+	}
+	c.Started = true
+	c.CallLine = line
+	if name := d.Get("name"); name.IsString() {
+		c.Name = name.Str()
+	}
+	if args := d.Get("arguments"); args.IsString() {
+		c.RawArguments = args.Str()
+	}
+	c.Turn, c.Step = intOf(d.Get("turn")), intOf(d.Get("step"))
+	if !c.HasResult {
+		c.Line = line
+	}
+	return nil
+}
+
+// synthetic names a harness-written result by its error code (§2.7).
+func synthetic(errv jsonv.Value) string {
+	switch errv.Get("code").Str() {
+	case "ABORTED":
+		return "aborted"
+	case "ABORTED_BEFORE_DISPATCH":
+		return "aborted-before-dispatch"
+	case "TOOL_OUTCOME_UNKNOWN":
+		return "outcome-unknown"
+	case "TOOL_NOT_STARTED":
+		return "not-started"
+	}
+	return ""
+}
+
+// result records a tool/result: the settling result of an append-origin
+// event, or a view for a replacement copy.
+func (rd *reader) result(rec *record, line int, seq int64) error {
+	d := rec.data
+	var id string
+	var content jsonv.Value
+	var isError bool
+	if msg := d.Get("message"); !msg.IsDefined() && d.Has("callId") && d.Has("content") && d.Has("isError") {
+		// Legacy shape (§2.6): {turn, step, callId, content, isError, error?, meta?}.
+		if !d.Get("callId").IsString() {
+			return rd.errorf(line, "corrupt session log: legacy tool/result without a string callId")
+		}
+		id = d.Get("callId").Str()
+		content = d.Get("content")
+		isError = d.Get("isError").True()
+	} else {
+		// The loader's assertMessageEventShape.
+		if !d.IsObject() || !msg.IsObject() {
+			return rd.errorf(line, "corrupt session log: tool/result lacks an identified message")
+		}
+		src := msg.Get("source")
+		if src.Get("kind").Str() != "tool" || !src.Get("callId").IsString() || src.Get("callId").Str() == "" {
+			return rd.errorf(line, "corrupt session log: tool/result message must have tool source")
+		}
+		blocks := msg.Get("content")
+		block := blocks.At(0)
+		if !blocks.IsArray() || blocks.Len() != 1 || block.Get("type").Str() != "tool-result" || !block.Get("content").IsArray() {
+			return rd.errorf(line, "corrupt session log: tool/result message must contain one tool-result block")
+		}
+		id = src.Get("callId").Str()
+		if !block.Get("toolCallId").IsString() || block.Get("toolCallId").Str() != id {
+			return rd.errorf(line, "corrupt session log: tool/result message has mismatched tool call ids")
+		}
+		content = block.Get("content")
+		isError = block.Get("isError").True()
+	}
+
+	c := rd.calls[id]
+	if rec.replace {
+		switch {
+		case c != nil:
+			c.Views = append(c.Views, ResultView{Line: line, Seq: seq, Content: content})
+		case rd.done[id] || rd.views == nil:
+			rd.notice(Notice{Line: line, Kind: "late-view", Msg: fmt.Sprintf("replacement copy of the result of call %s comes after the call was delivered (or the call is unknown)", jsonv.Quote(id))})
+		default:
+			rd.notice(Notice{Line: line, Kind: "unpaired-result", Msg: fmt.Sprintf("replacement tool/result for unknown call %s", jsonv.Quote(id))})
+		}
+		return nil
+	}
+
+	rd.sum.Results++
+	if d.Has("meta") {
+		rd.sum.ResultsWithMeta++
+	}
+	if d.Has("error") {
+		rd.sum.ResultsWithErr++
+	}
+	if isError {
+		rd.sum.ErrorResults++
+	}
+	if c == nil {
+		rd.notice(Notice{Line: line, Kind: "unpaired-result", Msg: fmt.Sprintf("tool/result for call %s, which was neither requested nor started", jsonv.Quote(id))})
+		c = rd.newCall(id)
+		c.Turn, c.Step = intOf(d.Get("turn")), intOf(d.Get("step"))
+	} else if c.HasResult {
+		rd.notice(Notice{Line: line, Kind: "duplicate-result", Msg: fmt.Sprintf("second append-origin tool/result for call %s kept as a view", jsonv.Quote(id))})
+		c.Views = append(c.Views, ResultView{Line: line, Seq: seq, Content: content})
+		return nil
+	}
+	c.HasResult = true
+	c.Line = line
+	c.Seq = seq
+	c.Content = content
+	c.IsError = isError
+	c.Error = d.Get("error")
+	c.Meta = d.Get("meta")
+	c.Value = d.Get("value")
+	c.ContentReplaced = d.Get("contentReplaced").True()
+	c.Synthetic = synthetic(c.Error)
+	return nil
+}
+
+// subStart records a tool/code-dispatch-start.
+func (rd *reader) subStart(d jsonv.Value, line int) error {
+	id := d.Get("subCallId")
+	if !id.IsString() {
+		rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: "tool/code-dispatch-start without a string subCallId"})
+		return nil
+	}
+	s := rd.subs[id.Str()]
+	if s == nil {
+		s = rd.newSub(d, id.Str(), line)
+		if s == nil {
+			return nil
+		}
+	}
+	s.Started = true
+	s.CallLine = line
+	if !s.HasResult {
+		s.Line = line
+	}
+	return nil
+}
+
+func (rd *reader) newSub(d jsonv.Value, id string, line int) *Call {
+	rootID := d.Get("rootCallId").Str()
+	root := rd.calls[rootID]
+	if root == nil {
+		rd.notice(Notice{Line: line, Kind: "orphan-subcall", Msg: fmt.Sprintf("Code Mode sub-call %s names root call %s, which is not open", jsonv.Quote(id), jsonv.Quote(rootID))})
+		return nil
+	}
+	s := &Call{
+		File: rd.file, CallID: id, Seq: -1, IsSubCall: true,
+		RootCallID: rootID, ParentCallID: d.Get("parentCallId").Str(),
+		Name: d.Get("name").Str(), Turn: root.Turn, Step: root.Step,
+	}
+	if args := d.Get("arguments"); args.IsDefined() {
+		s.RawArguments = jsonv.Encode(args)
+		s.Arguments = args
+	}
+	root.SubCalls = append(root.SubCalls, s)
+	rd.subs[id] = s
+	return s
+}
+
+// subSettle records a tool/code-dispatch (the sub-call's result).
+func (rd *reader) subSettle(d jsonv.Value, line int, seq int64) error {
+	id := d.Get("subCallId")
+	if !id.IsString() {
+		rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: "tool/code-dispatch without a string subCallId"})
+		return nil
+	}
+	s := rd.subs[id.Str()]
+	if s == nil {
+		s = rd.newSub(d, id.Str(), line)
+		if s == nil {
+			return nil
+		}
+	}
+	if s.HasResult {
+		rd.notice(Notice{Line: line, Kind: "duplicate-result", Msg: fmt.Sprintf("second tool/code-dispatch for sub-call %s", jsonv.Quote(id.Str()))})
+		return nil
+	}
+	s.HasResult = true
+	s.Line = line
+	s.Seq = seq
+	s.Content = d.Get("content")
+	s.IsError = d.Get("isError").True()
+	s.Error = d.Get("error")
+	s.Meta = d.Get("meta")
+	s.Value = d.Get("value")
+	s.ContentReplaced = d.Get("contentReplaced").True()
+	s.Synthetic = synthetic(s.Error)
+	return nil
+}
+
+// closeTurn marks every open call without a result as final: a turn
+// boundary means it will not get one (upstream's repair resets its pending
+// set at turn/start).
+func (rd *reader) closeTurn() {
+	for i := rd.head; i < len(rd.queue); i++ {
+		if c := rd.queue[i]; !c.HasResult {
+			rd.final[c] = true
+		}
+	}
+}
+
+// complete reports whether the call at the head can be delivered.
+func (rd *reader) complete(c *Call) bool {
+	if rd.final[c] {
+		return true
+	}
+	if !c.HasResult {
+		return false
+	}
+	if rd.views != nil && rd.views[c.CallID] > len(c.Views) {
+		return false
+	}
+	return true
+}
+
+// flush delivers the calls at the head of the queue that are complete.
+func (rd *reader) flush() error {
+	for rd.head < len(rd.queue) {
+		c := rd.queue[rd.head]
+		if !rd.complete(c) {
+			break
+		}
+		rd.queue[rd.head] = nil
+		rd.head++
+		delete(rd.calls, c.CallID)
+		delete(rd.final, c)
+		if err := rd.deliver(c); err != nil {
+			rd.stopErr = err
+			return err
+		}
+	}
+	if rd.head > 64 && rd.head*2 > len(rd.queue) {
+		n := copy(rd.queue, rd.queue[rd.head:])
+		clear(rd.queue[n:])
+		rd.queue = rd.queue[:n]
+		rd.head = 0
+	}
+	return nil
+}
+
+func (rd *reader) finalize(c *Call) {
+	if !c.HasResult {
+		c.Interrupted = true
+	}
+	if !c.IsSubCall {
+		if args, err := jsonv.ParseString(c.RawArguments); err != nil {
+			c.ArgumentsError = err.Error()
+		} else {
+			c.Arguments = args
+		}
+	} else if !c.Arguments.IsDefined() {
+		c.ArgumentsError = "sub-call has no recorded arguments"
+	}
+	if rd.side != nil {
+		if sv, ok := rd.side.claim(c.CallID); ok && !c.Value.IsDefined() {
+			c.Value = sv.value
+			if sv.contentReplaced {
+				c.ContentReplaced = true
+			}
+		}
+	}
+	if c.Value.IsDefined() {
+		rd.sum.Values++
+	}
+}
+
+func (rd *reader) deliver(c *Call) error {
+	rd.finalize(c)
+	for _, s := range c.SubCalls {
+		delete(rd.subs, s.CallID)
+		rd.finalize(s)
+	}
+	rd.sum.Calls++
+	rd.sum.SubCalls += len(c.SubCalls)
+	if rd.views != nil && rd.views[c.CallID] > len(c.Views) {
+		if rd.done == nil {
+			rd.done = map[string]bool{}
+		}
+		rd.done[c.CallID] = true
+	}
+	return rd.fn(c)
+}
