@@ -172,3 +172,5 @@ func checkRows(t *testing.T, out string, width int) {
 		}
 	}
 }
+
+var colourStyles = NewStyles(termenv.ANSI)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -101,8 +102,12 @@ func (o Options) rail(st Status) lipgloss.Style {
 }
 
 // pill draws the status; without colour it is bracketed so it still reads as one.
-func (o Options) pill(st Status) (string, int) {
+func (o Options) pill(st Status, width int) (string, int) {
 	s := o.Styles
+	if Width(st.Text)+2 > width/2 {
+		// too narrow for words: the symbol alone
+		st.Text = firstCluster(st.Text)
+	}
 	if !s.Color {
 		t := "[" + st.Text + "]"
 		return t, Width(t)
@@ -121,7 +126,7 @@ func (o Options) pill(st Status) (string, int) {
 // on the row whole (so the body repeats it in full).
 func (o Options) header(e *Entry, st Status, width int) (string, bool) {
 	s := o.Styles
-	pill, pw := o.pill(st)
+	pill, pw := o.pill(st, width)
 	title := e.Title()
 	lines := SplitLines(title)
 	first := ""
@@ -166,7 +171,7 @@ func (o Options) card(e *Entry, width int) []string {
 	}
 	add(o.collapse(append(prelude, e.callLines(o.Full)...), CollapseCall))
 	for _, sub := range e.Subs {
-		for _, r := range o.card(sub, max(width-2, MinWidth)) {
+		for _, r := range o.card(sub, width-2) {
 			rows = append(rows, bar+" "+r)
 		}
 	}
@@ -286,7 +291,7 @@ func RenderCompact(e *Entry, o Options) string {
 func (o Options) compact(b *strings.Builder, e *Entry, width int, indent string) {
 	s := o.Styles
 	st := e.Status()
-	pill, pw := o.pill(st)
+	pill, pw := o.pill(st, width-Width(indent))
 	icon := s.paint(o.icon(st), e.Icon())
 	tool := Sanitize(e.Tool)
 	avail := width - Width(indent) - 2 - pw - 1
@@ -349,4 +354,13 @@ func RenderRaw(e *Entry, o Options) string {
 	}
 	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, footer(e, width-2)))
 	return strings.Join(rows, "\n") + "\n"
+}
+
+// firstCluster is the first grapheme cluster of s.
+func firstCluster(s string) string {
+	g := uniseg.NewGraphemes(s)
+	if g.Next() {
+		return g.Str()
+	}
+	return s
 }

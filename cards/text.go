@@ -130,6 +130,10 @@ func Wrap(s string, width int) []string {
 		cl := g.Str()
 		w := g.Width()
 		if curW+w > width && curW > 0 {
+			if cl == " " { // break at the space that overflows
+				flushAt(cur.Len())
+				continue
+			}
 			if lastSpace > 0 {
 				flushAt(lastSpace)
 				if cl == " " && curW == 0 {

@@ -1,0 +1,201 @@
+package cards
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+func TestSanitize(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"\x1b[31mred\x1b[0m", "␛[31mred␛[0m"},
+		{"a\tb", "a" + TabMark + "b"},
+		{"line\r", "line␍"},
+		{"nul\x00bel\x07del\x7f", "nul␀bel␇del␡"},
+		{"csi\u009b2J", "csi<U+009B>2J"},
+		{"bidi\u202eevil\u2066x", "bidi<U+202E>evil<U+2066>x"},
+		{"bad\xffutf8", "bad\ufffdutf8"},
+		{"lone\xed\xa0\x80surrogate", "lone\ufffdsurrogate"},
+		{"日本語 👩‍👩‍👧", "日本語 👩‍👩‍👧"},
+		{"osc\x1b]0;title\x07", "osc␛]0;title␇"},
+	} {
+		if got := Sanitize(c.in); got != c.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"short", 10, []string{"short"}},
+		{"hello world again", 11, []string{"hello world", "again"}},
+		{"    indented code that wraps", 14, []string{"    indented", "code that", "wraps"}},
+		{"averyveryverylongword", 8, []string{"averyver", "yverylon", "gword"}},
+		{"日本語のテキスト", 5, []string{"日本", "語の", "テキ", "スト"}},
+		{"👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧", 4, []string{"👩‍👩‍👧👩‍👩‍👧", "👩‍👩‍👧"}},
+		{"", 5, []string{""}},
+	} {
+		got := Wrap(c.in, c.width)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+		for _, r := range got {
+			if Width(r) > c.width {
+				t.Errorf("Wrap(%q, %d): row %q is %d wide", c.in, c.width, r, Width(r))
+			}
+		}
+	}
+}
+
+func TestUnfence(t *testing.T) {
+	for _, c := range []struct{ in, code, lang string }{
+		{"```console\nstarted\n```", "started", ""},
+		{"```go\nfunc f() {}\n```\n", "func f() {}", "go"},
+		{"~~~~ py extra\nx = 1\n~~~~", "x = 1", "py"},
+		{"```\na\n```\nmore", "```\na\n```\nmore", ""},
+		{"```\nhas ``` inside\n```", "```\nhas ``` inside\n```", ""},
+		{"``\nshort fence\n``", "``\nshort fence\n``", ""},
+		{"```text\n\n```", "", ""},
+		{"no fence", "no fence", ""},
+	} {
+		code, lang := Unfence(c.in)
+		if code != c.code || lang != c.lang {
+			t.Errorf("Unfence(%q) = %q, %q; want %q, %q", c.in, code, lang, c.code, c.lang)
+		}
+	}
+}
+
+func TestCompact(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"a  \n  b"`, "a b"},
+		{`{"content":"ship","status":"pending","n":1,"x":null,"e":""}`, "ship  pending  1  null"},
+		{`{"2":"b","1":"a"}`, "a  b"},
+		{`{"a":[1]}`, `{"a":[1]}`},
+		{`[1,"x"]`, `[1,"x"]`},
+		{`1e21`, `1e+21`},
+	} {
+		if got := compact(jsonv.MustParse(c.in)); got != c.want {
+			t.Errorf("compact(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestLineDiff(t *testing.T) {
+	render := func(ops []Op) string {
+		var b strings.Builder
+		for _, op := range ops {
+			b.WriteByte(op.Kind)
+			b.WriteString(op.Text)
+			b.WriteByte('|')
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ a, b, want string }{
+		{"a\nb\nc", "a\nx\nc", " a|-b|+x| c|"},
+		{"", "a\nb", "+a|+b|"},
+		{"a\nb", "", "-a|-b|"},
+		{"a\nb\nc\nd", "a\nc\nd\ne", " a|-b| c| d|+e|"},
+		{"same", "same", " same|"},
+	} {
+		if got := render(LineDiff(SplitLines(c.a), SplitLines(c.b))); got != c.want {
+			t.Errorf("LineDiff(%q, %q) = %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestCollapseKeepsSummaries(t *testing.T) {
+	var lines []Line
+	for i := 0; i < 30; i++ {
+		lines = append(lines, Line{Text: "x"})
+	}
+	lines = append(lines, Line{Kind: LineCount, Summary: true, Text: "30 matches (truncated: 30 shown)"})
+	got := Options{}.collapse(lines, 5)
+	if len(got) != 7 || got[5].Text != "… +25 lines" || !got[6].Summary {
+		t.Fatalf("collapse: %+v", got)
+	}
+	if got := (Options{Full: true}).collapse(lines, 5); len(got) != len(lines) {
+		t.Fatalf("--full collapsed")
+	}
+}
+
+func TestDecodeDefensive(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		card    string
+		unknown bool
+	}{
+		{`{"card":"terminal"}`, "terminal", false},
+		{`{"card":"read","path":"a","offset":1,"lines":[{"number":"1","text":"x"}],"totalLines":1}`, "read", true},
+		{`{"card":"search","shape":"tree"}`, "search", true},
+		{`{"card":"web","kind":"fetch","url":"u","statusCode":200,"truncated":false,"title":7}`, "web", false},
+		{`{"title":"no card"}`, "", true},
+		{`"a string"`, "", true},
+		{`{"card":"generic","extra":{"k":1},"title":"t"}`, "generic", false},
+	} {
+		v := DecodeResultView(jsonv.MustParse(c.in))
+		_, isUnknown := v.(*Unknown)
+		if v.Card() != c.card || isUnknown != c.unknown {
+			t.Errorf("DecodeResultView(%s) = %T card %q", c.in, v, v.Card())
+		}
+		// whatever decodes encodes back to the same JSON
+		if got, want := ResultViewJSON(v), jsonv.Stringify(jsonv.MustParse(c.in)); got != want {
+			t.Errorf("round trip of %s = %s", c.in, got)
+		}
+	}
+	if DecodeCallView(jsonv.Value{}) != nil || DecodeResultView(jsonv.Value{}) != nil {
+		t.Error("undefined must decode to no view")
+	}
+	if v := DecodeCallView(jsonv.MustParse(`{"card":"diff","title":"t","diffs":[{"path":"p","oldText":null,"newText":"n"}]}`)); CallViewJSON(v) != `{"card":"diff","title":"t","diffs":[{"path":"p","oldText":null,"newText":"n"}]}` {
+		t.Errorf("oldText null not kept: %s", CallViewJSON(v))
+	}
+}
+
+func TestEncodeBuiltViews(t *testing.T) {
+	title := "q"
+	v := &WebSearch{Title: &title, Sources: []WebSource{{URL: "u"}}}
+	if got := ResultViewJSON(v); got != `{"card":"web","kind":"search","title":"q","truncated":false,"sources":[{"url":"u"}]}` {
+		t.Errorf("got %s", got)
+	}
+	g := &GenericCall{Title: "t"}
+	if got := CallViewJSON(g); got != `{"card":"generic","title":"t"}` {
+		t.Errorf("got %s", got)
+	}
+}
+
+func FuzzSanitizeWrap(f *testing.F) {
+	for _, s := range []string{"hello world", "\x1b[31mx", "日本語 👩‍👩‍👧 a\tb\r", "\xed\xa0\x80", "    indented words here"} {
+		f.Add(s, 7)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		width = width%200 + 1
+		if width < 1 {
+			width = -width + 1
+		}
+		clean := Sanitize(s)
+		if !utf8.ValidString(clean) {
+			t.Fatalf("Sanitize(%q) is not valid UTF-8", s)
+		}
+		for _, r := range clean {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+				t.Fatalf("Sanitize(%q) kept control %U", s, r)
+			}
+		}
+		for _, row := range Wrap(clean, width) {
+			if w := Width(row); w > width && Width(firstCluster(row)) <= width {
+				t.Fatalf("Wrap(%q, %d): row %q is %d wide", clean, width, row, w)
+			}
+		}
+		Unfence(s)
+		if tr := Truncate(clean, width); Width(tr) > width {
+			t.Fatalf("Truncate(%q, %d) = %q", clean, width, tr)
+		}
+	})
+}
+
