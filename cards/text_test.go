@@ -198,4 +198,3 @@ func FuzzSanitizeWrap(f *testing.F) {
 		}
 	})
 }
-
