@@ -1,0 +1,197 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dsh-replay/dsh-replay/logformat"
+)
+
+func init() { register(newCallsCmd) }
+
+type callsOptions struct {
+	summary bool
+	json    bool
+	meta    bool
+	content bool
+	value   bool
+	jobs    int
+}
+
+func newCallsCmd() *cobra.Command {
+	o := &callsOptions{}
+	c := &cobra.Command{
+		Use:   "calls PATH...",
+		Short: "List the tool calls paired from session logs (NDJSON), or count them",
+		Long: `List every tool call of the given session logs as NDJSON, one object per
+call in log order: provenance (log, line, callLine, seq, turn, step, callId,
+and rootCallId/parentCallId for Code Mode sub-calls, which are nested under
+their root in "subCalls"), the tool name, the raw arguments and the parsed
+arguments (or argumentsError), the result flags (hasResult, isError, error,
+synthetic, interrupted, hasMeta, hasValue, contentReplaced) and the number of
+pruned replacement views.
+
+PATH is a .jsonl or .jsonl.zstd file, a directory (searched recursively), or
+"-" for stdin. With --summary the totals are printed instead, as text or, with
+--json, as one JSON object. Warnings (torn tails, unknown events) go to stderr
+and do not change the exit code; an unreadable or corrupt log exits 3.`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("calls needs at least one PATH (a log, a directory, or - for stdin)")
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			if o.json && !o.summary {
+				return usageErr("--json goes with --summary (the call list is always NDJSON)")
+			}
+			return runCalls(o, args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&o.summary, "summary", false, "print the totals instead of the calls")
+	f.BoolVar(&o.json, "json", false, "with --summary: print the totals as one JSON object")
+	f.BoolVar(&o.meta, "meta", false, "include each result's recorded meta")
+	f.BoolVar(&o.content, "content", false, "include each result's recorded content blocks")
+	f.BoolVar(&o.value, "value", false, "include each result's recorded value")
+	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores)")
+	return c
+}
+
+// callTotals adds up the summaries of several logs.
+type callTotals struct {
+	logs, failed                                 int
+	events, records, calls, results, withMeta    int
+	withErr, errResults, subCalls, values        int
+	unknown, ignored, torn, notices, noticesDrop int
+}
+
+func (t *callTotals) add(s *logformat.Summary) {
+	t.events += s.Events
+	t.records += s.Records
+	t.calls += s.Calls
+	t.results += s.Results
+	t.withMeta += s.ResultsWithMeta
+	t.withErr += s.ResultsWithErr
+	t.errResults += s.ErrorResults
+	t.subCalls += s.SubCalls
+	t.values += s.Values
+	t.unknown += s.UnknownEvents
+	t.ignored += s.IgnoredEvents
+	t.torn += s.TornTails
+	t.notices += len(s.Notices)
+	t.noticesDrop += s.NoticesDropped
+}
+
+func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	paths, err := logformat.ExpandPaths(args)
+	if err != nil {
+		return &ExitError{Code: ExitCannot, Err: err}
+	}
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	defer out.Flush()
+	opts := logformat.Options{Jobs: o.jobs}
+	jo := logformat.CallJSONOptions{Meta: o.meta, Content: o.content, Value: o.value}
+	var line []byte
+	emit := func(c *logformat.Call) error {
+		if o.summary {
+			return nil
+		}
+		line = logformat.AppendCallJSON(line[:0], c, jo)
+		line = append(line, '\n')
+		_, err := out.Write(line)
+		return err
+	}
+	var tot callTotals
+	for _, p := range paths {
+		tot.logs++
+		var sum *logformat.Summary
+		var err error
+		if p == "-" {
+			sum, err = logformat.ReadCallsFrom("-", stdin, opts, emit)
+		} else {
+			sum, err = logformat.ReadCalls(p, opts, emit)
+		}
+		if sum != nil {
+			tot.add(sum)
+			for _, n := range sum.Notices {
+				fmt.Fprintf(stderr, "dsh-replay: warning: %s\n", noticeText(n))
+			}
+			if sum.NoticesDropped > 0 {
+				fmt.Fprintf(stderr, "dsh-replay: warning: %s: %d more notices not shown\n", p, sum.NoticesDropped)
+			}
+		}
+		if err != nil {
+			out.Flush()
+			fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+			tot.failed++
+		}
+	}
+	if o.summary {
+		if o.json {
+			writeTotalsJSON(out, &tot)
+		} else {
+			writeTotalsText(out, &tot)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return &ExitError{Code: ExitCannot, Err: err}
+	}
+	if tot.failed > 0 {
+		return &ExitError{Code: ExitCannot}
+	}
+	return nil
+}
+
+func noticeText(n logformat.Notice) string {
+	loc := n.File
+	if n.Line > 0 {
+		loc += ":" + strconv.Itoa(n.Line)
+	}
+	return loc + ": " + n.Kind + ": " + n.Msg
+}
+
+func totalsRows(t *callTotals) [][2]any {
+	return [][2]any{
+		{"logs", t.logs}, {"failed", t.failed}, {"events", t.events}, {"records", t.records},
+		{"calls", t.calls}, {"results", t.results}, {"resultsWithMeta", t.withMeta},
+		{"resultsWithError", t.withErr}, {"errorResults", t.errResults}, {"subCalls", t.subCalls},
+		{"values", t.values}, {"unknownEvents", t.unknown}, {"ignoredEvents", t.ignored},
+		{"tornTails", t.torn},
+	}
+}
+
+func writeTotalsJSON(w io.Writer, t *callTotals) {
+	b := []byte{'{'}
+	for i, r := range totalsRows(t) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, r[0].(string))
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(r[1].(int)), 10)
+	}
+	b = append(b, '}', '\n')
+	w.Write(b)
+}
+
+var totalsLabels = map[string]string{
+	"logs": "logs", "failed": "unreadable logs", "events": "events", "records": "records",
+	"calls": "calls", "results": "results", "resultsWithMeta": "results with meta",
+	"resultsWithError": "results with error", "errorResults": "isError results",
+	"subCalls": "sub-calls", "values": "values", "unknownEvents": "unknown events",
+	"ignoredEvents": "ignorable events skipped", "tornTails": "torn tails",
+}
+
+func writeTotalsText(w io.Writer, t *callTotals) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range totalsRows(t) {
+		fmt.Fprintf(tw, "%s\t%d\n", totalsLabels[r[0].(string)], r[1].(int))
+	}
+	tw.Flush()
+}
