@@ -34,12 +34,7 @@ func newShellTool(name, plugin string, params jsonv.Value, o shellOptions) *proj
 		CallCards:   []string{"terminal", "generic"},
 		ResultCards: []string{"terminal", "generic"},
 	}
-	t.PresentCall = func(args jsonv.Value) jsonv.Value {
-		if !conforms(params, args) {
-			return jsonv.Value{}
-		}
-		return presentShellCall(args)
-	}
+	t.PresentCall = gated(params, presentShellCall)
 	t.PresentResult = func(args jsonv.Value, r projector.Result) jsonv.Value {
 		if !conforms(params, args) {
 			return jsonv.Value{}
@@ -198,12 +193,9 @@ func newPersistentBash() *projector.Tool {
 				return jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", value))), nil
 			},
 		},
-		PresentCall: func(args jsonv.Value) jsonv.Value {
-			if !conforms(params, args) {
-				return jsonv.Value{}
-			}
+		PresentCall: gated(params, func(args jsonv.Value) jsonv.Value {
 			return jsonv.Obj(jsonv.M("card", jsonv.Str("terminal")), jsonv.M("title", args.Get("command")))
-		},
+		}),
 		CallCards: []string{"terminal"},
 	}
 }
