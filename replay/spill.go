@@ -103,36 +103,43 @@ func spillWithBudget(data []byte, budget int, locator string, cap int) (string, 
 	return out, true
 }
 
-// parseSpill splits a recorded spill replacement into its preview and
-// locator; ok false when the text is not one.
-func parseSpill(recorded string) (preview, locator string, ok bool) {
+// spillParse is one reading of a recorded text as preview + notice.
+type spillParse struct{ preview, locator string }
+
+// parseSpill reads a recorded spill replacement as preview and locator.
+// The locator is arbitrary text, so every "(Omitted " that could start the
+// notice is a candidate, last first; none when the text is not a spill.
+func parseSpill(recorded string) []spillParse {
 	suffix := ". " + spillHint + ")"
 	if !strings.HasSuffix(recorded, suffix) {
-		return "", "", false
+		return nil
 	}
 	body := recorded[:len(recorded)-len(suffix)]
-	start := strings.LastIndex(body, "(Omitted ")
-	if start < 0 {
-		return "", "", false
-	}
-	notice := body[start:]
-	at := strings.Index(notice, spillStoredAt)
-	if at < 0 {
-		return "", "", false
-	}
-	count := strings.TrimSuffix(strings.TrimPrefix(notice[:at], "(Omitted "), " bytes.")
-	if _, err := strconv.Atoi(count); err != nil || count == notice[:at] {
-		return "", "", false
-	}
-	locator = notice[at+len(spillStoredAt):]
-	preview = recorded[:start]
-	if preview != "" {
-		if !strings.HasSuffix(preview, "\n\n") {
-			return "", "", false
+	var out []spillParse
+	for end := len(body); ; {
+		start := strings.LastIndex(body[:end], "(Omitted ")
+		if start < 0 {
+			return out
 		}
-		preview = preview[:len(preview)-2]
+		end = start
+		notice := body[start:]
+		at := strings.Index(notice, spillStoredAt)
+		if at < 0 {
+			continue
+		}
+		count, ok := strings.CutSuffix(strings.TrimPrefix(notice[:at], "(Omitted "), " bytes.")
+		if _, err := strconv.Atoi(count); !ok || err != nil {
+			continue
+		}
+		preview := recorded[:start]
+		if preview != "" {
+			if !strings.HasSuffix(preview, "\n\n") {
+				continue
+			}
+			preview = preview[:len(preview)-2]
+		}
+		out = append(out, spillParse{preview, notice[at+len(spillStoredAt):]})
 	}
-	return preview, locator, true
 }
 
 // checkSpill decides whether recorded content is the spill replacement of
@@ -147,28 +154,31 @@ func checkSpill(recorded, rendered jsonv.Value, cap int) (isSpill, matches bool)
 	if !ok {
 		return false, false
 	}
-	preview, locator, ok := parseSpill(rec)
-	if !ok {
+	cands := parseSpill(rec)
+	if len(cands) == 0 {
 		return false, false
 	}
 	full, ok := textOf(rendered)
 	if !ok {
 		return true, false // non-text content is never spilled
 	}
-	if cap >= 0 {
-		got, ok := SpillReplacement(full, cap, locator)
-		return true, ok && got == rec
-	}
 	data := []byte(jsonv.ToWellFormed(full))
-	reserve := len(spillNotice(len(data), locator)) + 2
-	lo := len(preview)
-	for budget := lo; budget <= lo+8; budget++ {
-		c := budget + reserve
-		if len(data) <= c {
-			break
+	for _, p := range cands {
+		if cap >= 0 {
+			if got, ok := SpillReplacement(full, cap, p.locator); ok && got == rec {
+				return true, true
+			}
+			continue
 		}
-		if got, ok := spillWithBudget(data, budget, locator, c); ok && got == rec {
-			return true, true
+		reserve := len(spillNotice(len(data), p.locator)) + 2
+		for budget := len(p.preview); budget <= len(p.preview)+8; budget++ {
+			c := budget + reserve
+			if len(data) <= c {
+				break
+			}
+			if got, ok := spillWithBudget(data, budget, p.locator, c); ok && got == rec {
+				return true, true
+			}
 		}
 	}
 	return true, false
