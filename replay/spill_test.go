@@ -21,7 +21,7 @@ func TestHeadTail(t *testing.T) {
 		{"abcdef", 3, 3, "abcdef", 0},
 		{"abcdef", 10, 10, "abcdef", 0},
 		{"héllo wörld", 2, 2, "hld", 10}, // é cut after its lead byte is dropped
-		{"ab😀cd😀", 4, 3, "ab", 10},      // the emoji cut on both sides
+		{"ab😀cd😀", 4, 3, "ab", 10},       // the emoji cut on both sides
 		{"ab😀cd😀", 6, 4, "ab😀😀", 2},
 		{"abcdef", 0, 0, "", 6},
 		{"abc", 0, 2, "bc", 1},
