@@ -56,8 +56,8 @@ func text(s string) (jsonv.Value, error) { return toolkit.TextOf(s) }
 // jsonText renders JSON.stringify(value) as the single text block.
 func jsonText(_, value jsonv.Value) (jsonv.Value, error) {
 	if value.IsUndefined() {
-		// JSON.stringify(undefined) is undefined: the block's text is absent.
-		return jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")))), nil
+		// JSON.stringify(undefined) is undefined: a non-lossless block.
+		return jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", jsonv.Value{}))), nil
 	}
 	return text(jsonv.Stringify(value))
 }

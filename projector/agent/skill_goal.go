@@ -171,7 +171,7 @@ func presentUpdateGoal(args jsonv.Value) jsonv.Value {
 	verb := "Mark"
 	if !(action.IsString() && action.Str() == "blocked") {
 		if !action.IsString() {
-			return jsonv.Value{} // action.charAt throws: no view
+			panic(toolkit.MethodErr(action, "args.action", "charAt"))
 		}
 		verb = capitalize(action.Str())
 	}

@@ -62,7 +62,7 @@ func planTools() []*projector.Tool {
 		PresentCall: func(args jsonv.Value) jsonv.Value {
 			plan := args.Get("plan")
 			if !plan.IsString() {
-				return jsonv.Value{} // plan.split throws: no view
+				panic(toolkit.MethodErr(plan, "args.plan", "split"))
 			}
 			title, ok := firstHeading(plan.Str())
 			if !ok {

@@ -44,7 +44,7 @@ func workflowTools(cfg projector.Config) []*projector.Tool {
 			PresentCall: func(args jsonv.Value) jsonv.Value {
 				meta := args.Get("meta")
 				if toolkit.Nullish(meta) {
-					return jsonv.Value{} // args.meta.name throws: no view
+					panic(projector.Throwf("%s", toolkit.ReadErr(meta, "name")))
 				}
 				return toolkit.Generic("workflow: "+str(meta.Get("name")), "", args.Get("script"))
 			},

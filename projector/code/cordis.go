@@ -67,7 +67,7 @@ func cordisTools() []*projector.Tool {
 			PresentCall: func(args jsonv.Value) jsonv.Value {
 				plugin := args.Get("plugin")
 				if toolkit.Nullish(plugin) {
-					return jsonv.Value{} // args.plugin.kind throws: no view
+					panic(projector.Throwf("%s", toolkit.ReadErr(plugin, "kind")))
 				}
 				var target string
 				if k := plugin.Get("kind"); k.IsString() && k.Str() == "new" {

@@ -57,7 +57,8 @@ func identityText(_, value jsonv.Value) (jsonv.Value, error) {
 // prettyText renders JSON.stringify(value, null, 2) as the single text block.
 func prettyText(_, value jsonv.Value) (jsonv.Value, error) {
 	if value.IsUndefined() {
-		return jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")))), nil
+		// JSON.stringify(undefined) is undefined: a non-lossless block.
+		return jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", jsonv.Value{}))), nil
 	}
 	return text(jsonv.StringifyIndent(value, "  "))
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
 )
 
 // annotationKeys are copied onto compiled nodes in this order (schema.ts copyAnnotations).
@@ -154,6 +155,15 @@ func JSString(v jsonv.Value) string {
 // (only undefined and null throw; the message names the receiver).
 func ReadErr(receiver jsonv.Value, prop string) error {
 	return &TypeError{Msg: fmt.Sprintf("Cannot read properties of %s (reading '%s')", JSString(receiver), prop)}
+}
+
+// MethodErr is the throw of calling expr.method() on a value that has no
+// such method, as a presenter panics with it (projector.Throw).
+func MethodErr(v jsonv.Value, expr, method string) error {
+	if Nullish(v) {
+		return &projector.Throw{Message: ReadErr(v, method).Error()}
+	}
+	return &projector.Throw{Message: expr + "." + method + " is not a function"}
 }
 
 // TypeError is a thrown JavaScript TypeError.
