@@ -179,13 +179,14 @@ func jsNumberOfDigits(s string) float64 {
 	return f
 }
 
-// newPersistentBash is tool-bash-persistent's bash: all formatting happens
-// in execute, so render is the value itself and only presentCall exists.
-func newPersistentBash() *projector.Tool {
-	params := persistentParameters()
+// newPersistentShell is the persistent-PTY shell tool: tool-bash-persistent's
+// bash, or DSH's tool-pwsh-persistent pwsh. All formatting happens in
+// execute, so render is the value itself and only presentCall exists.
+func newPersistentShell(name, plugin, commandDesc string) *projector.Tool {
+	params := parameters([]string{"command"}, param("command", "string", commandDesc))
 	return &projector.Tool{
-		Name:       "bash",
-		Plugin:     "tool-bash-persistent",
+		Name:       name,
+		Plugin:     plugin,
 		Parameters: params,
 		Output: &projector.Output{
 			Schema: persistentOutputSchema,

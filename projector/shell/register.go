@@ -1,5 +1,6 @@
 // Package shell ports the shell, job and terminal tools: bash (tool-bash, or
-// the persistent-PTY variant tool-bash-persistent), pwsh (tool-pwsh),
+// the persistent-PTY variant tool-bash-persistent), pwsh (tool-pwsh, or DSH's
+// tool-pwsh-persistent),
 // job_output, job_list and job_kill (tool-jobs), and terminal_open,
 // terminal_send, terminal_read, terminal_signal, terminal_close and
 // terminal_list (tool-terminal).
@@ -18,7 +19,8 @@
 //   - plugins["tool-bash-persistent"]: both bash plugins register a tool
 //     named "bash", so a deployment loads one of them. An object entry for
 //     tool-bash-persistent (even {}) selects the persistent variant;
-//     otherwise bash is tool-bash.
+//     otherwise bash is tool-bash. DSH's tool-pwsh-persistent is selected
+//     for pwsh the same way.
 //
 // finalizeContent (tool-terminal, tool-jobs) runs after render, so recorded
 // content can legitimately be the bounded form of the rendered text; see
@@ -53,25 +55,26 @@ func Tools(cfg projector.Config) ([]*projector.Tool, error) {
 		return nil, err
 	}
 	var tools []*projector.Tool
-	if p := cfg.Plugin("tool-bash-persistent"); p.IsDefined() {
-		if !p.IsObject() {
-			return nil, fmt.Errorf(`plugins["tool-bash-persistent"] must be an object`)
+	for _, s := range []struct {
+		name, plugin, persistent, commandDesc, descriptionDesc, persistentDesc string
+	}{
+		{"bash", "tool-bash", "tool-bash-persistent", bashCommandDesc, bashDescriptionDesc, persistentCommandDesc},
+		{"pwsh", "tool-pwsh", "tool-pwsh-persistent", pwshCommandDesc, pwshDescriptionDesc, pwshPersistentCmdDesc},
+	} {
+		if p := cfg.Plugin(s.persistent); p.IsDefined() {
+			if !p.IsObject() {
+				return nil, fmt.Errorf("plugins[%q] must be an object", s.persistent)
+			}
+			tools = append(tools, newPersistentShell(s.name, s.persistent, s.persistentDesc))
+			continue
 		}
-		tools = append(tools, newPersistentBash())
-	} else {
-		bg, err := boolOption(cfg, "tool-bash", "enableRunInBackground", true)
+		bg, err := boolOption(cfg, s.plugin, "enableRunInBackground", true)
 		if err != nil {
 			return nil, err
 		}
 		o := shellOptions{background: bg, escalation: escalation}
-		tools = append(tools, newShellTool("bash", "tool-bash", shellParameters(bashCommandDesc, bashDescriptionDesc, bg, escalation), o))
+		tools = append(tools, newShellTool(s.name, s.plugin, shellParameters(s.commandDesc, s.descriptionDesc, bg, escalation), o))
 	}
-	bg, err := boolOption(cfg, "tool-pwsh", "enableRunInBackground", true)
-	if err != nil {
-		return nil, err
-	}
-	o := shellOptions{background: bg, escalation: escalation}
-	tools = append(tools, newShellTool("pwsh", "tool-pwsh", shellParameters(pwshCommandDesc, pwshDescriptionDesc, bg, escalation), o))
 	tools = append(tools, jobTools()...)
 	to, err := terminalConfig(cfg)
 	if err != nil {

@@ -53,6 +53,7 @@ const (
 	pwshCommandDesc        = "The PowerShell command to execute."
 	pwshDescriptionDesc    = `Clear, concise description of what this command does in active voice, 5-10 words (shown in the UI). Examples: "ls" → "List files in current directory"; "git status" → "Show working tree status"; "Get-Process" → "List running processes".`
 	persistentCommandDesc  = "The bash command to run. Relative path is preferred in the command."
+	pwshPersistentCmdDesc  = "The PowerShell command to run. Relative path is preferred in the command."
 	jobIDDesc              = "Job id returned by the tool that started the background work."
 	terminalSessionIDDesc  = "Terminal session id."
 	backgroundOutputSchema = `{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"background"},"jobId":{"type":"string"}},"required":["kind","jobId"]}`
@@ -81,10 +82,6 @@ var (
 	terminalCloseSchema    = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"sessionId":{"type":"string"},"outcome":{"type":"string","enum":["closed","already-closing"]}},"required":["sessionId","outcome"]}`)
 	terminalListSchema     = jsonv.MustParse(`{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{` + sessionSnapshotProps + `},"required":["sessionId","type","status"]}}`)
 )
-
-func persistentParameters() jsonv.Value {
-	return parameters([]string{"command"}, param("command", "string", persistentCommandDesc))
-}
 
 func jobOutputParameters() jsonv.Value {
 	return parameters([]string{"job_id"},

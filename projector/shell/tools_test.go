@@ -231,6 +231,14 @@ func TestConfig(t *testing.T) {
 	if p := lookup(t, projector.Config{Plugins: jsonv.MustParse(`{"tool-bash-persistent":{"maxOutputChars":100}}`)}, "bash").Plugin; p != "tool-bash-persistent" {
 		t.Errorf("persistent bash plugin = %s", p)
 	}
+	// DSH's tool-pwsh-persistent replaces pwsh the same way.
+	pp := lookup(t, projector.Config{Plugins: jsonv.MustParse(`{"tool-pwsh-persistent":{}}`)}, "pwsh")
+	if got, want := jsonv.Stringify(pp.Parameters), `{"type":"object","properties":{"command":{"type":"string","description":"The PowerShell command to run. Relative path is preferred in the command."}},"required":["command"]}`; got != want {
+		t.Errorf("pwsh persistent parameters = %s", got)
+	}
+	if got := jsonv.Stringify(pp.PresentCall(jsonv.MustParse(`{"command":"Get-Date"}`))); got != `{"card":"terminal","title":"Get-Date"}` {
+		t.Errorf("pwsh persistent call view = %s", got)
+	}
 	// The whole family registers without name clashes.
 	r, err := projector.NewRegistry(cfgDefault)
 	if err != nil {
