@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
 // -update rewrites the golden files; registered only if another test file of
@@ -85,5 +88,131 @@ func TestShowGoldens(t *testing.T) {
 				checkShowGolden(t, v.name, strings.ReplaceAll(out, "\x1b", "␛"))
 			})
 		}
+	}
+}
+
+func TestShowFixtures(t *testing.T) {
+	useReader(t)
+	dir := sharedtest.Dir(t, "fixtures")
+	for _, args := range [][]string{{"show", "--no-pager", dir}, {"show", "--json", dir}, {"show", "--compact", dir}, {"show", "--full", "--width", "40", dir}} {
+		out, errs, code := showCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errs)
+		}
+		if strings.Contains(errs, "internal error") {
+			t.Fatalf("%v: %s", args, errs)
+		}
+		if strings.ContainsRune(out, 0x1b) {
+			t.Errorf("%v: escape codes in output that is not a terminal", args)
+		}
+		if args[1] == "--json" {
+			n := 0
+			for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				v, err := jsonv.ParseString(line)
+				if err != nil || !v.Get("log").IsString() || !v.Get("line").IsNumber() || !v.Get("callId").IsString() || !v.Get("isError").IsBool() {
+					t.Fatalf("bad NDJSON line %q: %v", line, err)
+				}
+				n++
+			}
+			t.Logf("%d calls in the fixtures", n)
+		}
+	}
+}
+
+func TestShowUsageAndErrors(t *testing.T) {
+	useReader(t)
+	log := "../testdata/show/terminal.jsonl"
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(`{"type":"session","version":0,"id":"x","createdAt":0}`+"\n{not json\n"+`{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"show"}, ExitUsage, "arg"},
+		{[]string{"show", "--color", "sometimes", log}, ExitUsage, "--color"},
+		{[]string{"show", "--width", "5", log}, ExitUsage, "--width"},
+		{[]string{"show", "--json", "--compact", log}, ExitUsage, "cannot be combined"},
+		{[]string{"show", "--nope", log}, ExitUsage, "unknown flag"},
+		{[]string{"show", "--config", "/nonexistent/config.json", log}, ExitUsage, "--config"},
+		{[]string{"show", "/nonexistent/log.jsonl"}, ExitCannot, "nonexistent"},
+		{[]string{"show", bad}, ExitCannot, "bad.jsonl:2"},
+		{[]string{"show", log}, ExitOK, ""},
+	} {
+		_, errs, code := showCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.err) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.err)
+		}
+	}
+}
+
+func TestShowColour(t *testing.T) {
+	useReader(t)
+	log := "../testdata/show/terminal.jsonl"
+	for _, c := range []struct {
+		noColor string
+		args    []string
+		escapes bool
+	}{
+		{"", []string{"--color", "auto"}, false}, // a buffer is not a terminal
+		{"", []string{"--color", "never"}, false},
+		{"", []string{"--color", "always"}, true},
+		{"1", []string{"--color", "auto"}, false},
+		{"yes", []string{}, false},
+	} {
+		t.Setenv("NO_COLOR", c.noColor)
+		out, _, code := showCLI(t, append(append([]string{"show"}, c.args...), log)...)
+		if code != 0 || strings.ContainsRune(out, 0x1b) != c.escapes {
+			t.Errorf("NO_COLOR=%q %v: exit %d, escapes %v", c.noColor, c.args, code, strings.ContainsRune(out, 0x1b))
+		}
+	}
+	if !useColor("auto", true) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" {
+		t.Error("auto must colour a terminal")
+	}
+	t.Setenv("NO_COLOR", "x")
+	if useColor("auto", true) {
+		t.Error("NO_COLOR=x must turn colour off")
+	}
+}
+
+func TestShowFilters(t *testing.T) {
+	useReader(t)
+	ids := func(args ...string) []string {
+		out, errs, code := showCLI(t, append([]string{"show", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if line == "" {
+				continue
+			}
+			got = append(got, jsonv.MustParse(line).Get("callId").Str())
+		}
+		return got
+	}
+	term, fs, other := "../testdata/show/terminal.jsonl", "../testdata/show/fs.jsonl", "../testdata/show/other.jsonl"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--call", "call_sig", term}, "call_sig"},
+		{[]string{"--tool", "grep", fs}, "call_grep"},
+		{[]string{"--turn", "2", term}, "call_int"},
+		{[]string{"--errors", term}, "call_fail call_sig call_long call_int"},
+		{[]string{"--errors", fs}, "call_readerr"},
+		{[]string{"--call", "call_code:code:2", other}, "call_code:code:2"},
+		{[]string{"--tool", "run_code", other}, "call_code call_code:code:1 call_code:code:2"},
+		{[]string{"--call", "nope", term}, ""},
+	} {
+		if got := strings.Join(ids(c.args...), " "); got != c.want {
+			t.Errorf("%v: got %q, want %q", c.args, got, c.want)
+		}
+	}
+	out, _, _ := showCLI(t, "show", "--json", "--call", "call_ok", term)
+	if !strings.HasPrefix(out, `{"log":"../testdata/show/terminal.jsonl","line":8,"callId":"call_ok","tool":"bash","isError":false,"callView":{"card":"terminal"`) {
+		t.Errorf("NDJSON key order: %s", out)
 	}
 }
