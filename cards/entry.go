@@ -88,16 +88,22 @@ func (e *Entry) Status() Status {
 
 // Card is the card that decides the icon: the result's when it has a view,
 // else the call's, else generic.
+// A generic result keeps a specific call card (a failed or backgrounded
+// command is still a command).
 func (e *Entry) Card() string {
-	if e.ResultView != nil {
-		if u, ok := e.ResultView.(*Unknown); !ok || u.Name != "" {
-			return e.ResultView.Card()
+	call := CardGeneric
+	if e.CallView != nil {
+		call = e.CallView.Card()
+	}
+	switch r := e.ResultView.(type) {
+	case nil, *GenericResult:
+		return call
+	case *Unknown:
+		if r.Name == "" {
+			return call
 		}
 	}
-	if e.CallView != nil {
-		return e.CallView.Card()
-	}
-	return CardGeneric
+	return e.ResultView.Card()
 }
 
 // Icons per card.
@@ -200,7 +206,7 @@ func (e *Entry) callLines(full bool) []Line {
 		out = append(out, rawInputLines(v.RawInput, v.Title)...)
 	case *TerminalCall:
 		if v.Description != nil && *v.Description != "" {
-			out = append(out, textLines(*v.Description, LineDim)...)
+			out = append(out, trimBlank(textLines(*v.Description, LineDim))...)
 		}
 		if v.Cwd != nil && *v.Cwd != "" {
 			out = append(out, Line{Kind: LineDim, Text: "cwd: " + *v.Cwd})

@@ -44,6 +44,18 @@ func textLines(text string, kind Kind) []Line {
 	return out
 }
 
+// trimBlank drops blank lines at either end (code and descriptions often
+// start or end with a newline; the card's rail already separates them).
+func trimBlank(lines []Line) []Line {
+	for len(lines) > 0 && jsonv.TrimJS(lines[0].Text) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && jsonv.TrimJS(lines[len(lines)-1].Text) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
 func numStr(f float64) string { return jsonv.FormatNumber(f) }
 
 func plural(n float64, one, many string) string {
@@ -160,7 +172,7 @@ func rawInputLines(raw jsonv.Value, title string) []Line {
 		if strings.Contains(title, jsonv.TrimJS(raw.Str())) {
 			return nil
 		}
-		return textLines(raw.Str(), LineDim)
+		return trimBlank(textLines(raw.Str(), LineDim))
 	case raw.IsArray():
 		var out []Line
 		for _, e := range raw.Elems() {
