@@ -69,7 +69,7 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 	res = CallResult{File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name, SubCall: c.IsSubCall}
 	defer func() {
 		if r := recover(); r != nil {
-			res.Findings = append(res.Findings, Finding{Class: InternalError, Sev: Fatal,
+			res.Findings = append(res.Findings, Finding{Class: InternalError, Sev: Fatal, Projector: "-",
 				Message: fmt.Sprintf("internal error (this is a bug, please report it): %v", r),
 				Diff:    strings.Split(strings.TrimSpace(string(debug.Stack())), "\n")})
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -43,6 +44,8 @@ type RunOptions struct {
 	Deterministic bool
 	// Window bounds the results held for re-ordering (default 64 per job).
 	Window int
+	// Stdin is read for the path "-" (default os.Stdin).
+	Stdin io.Reader
 }
 
 // InShard reports whether a call of file belongs to shard k of n.
@@ -97,7 +100,7 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 			for it := range work {
 				if it.kind == itemCall {
 					start := time.Now()
-					it.results = e.VerifyCall(&it.call)
+					it.results = e.verifyContained(&it.call)
 					if !ro.Deterministic && len(it.results) > 0 {
 						it.results[0].Nanos = time.Since(start).Nanoseconds()
 					}
@@ -117,7 +120,7 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 		for _, path := range paths {
 			start := time.Now()
 			send(&item{kind: itemBegin, file: path})
-			sum, err := readCalls(path, ro.Read, func(c *logformat.Call) error {
+			sum, err := readCalls(path, ro, func(c *logformat.Call) error {
 				if !InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
 					return nil
 				}
@@ -162,13 +165,16 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 }
 
 // readCalls is logformat.ReadCalls with panics contained.
-func readCalls(path string, opts logformat.Options, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
+func readCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
-	return logformat.ReadCalls(path, opts, fn)
+	if path == "-" && ro.Stdin != nil {
+		return logformat.ReadCallsFrom("-", ro.Stdin, ro.Read, fn)
+	}
+	return logformat.ReadCalls(path, ro.Read, fn)
 }
 
 type internalError struct{ msg, stack string }
@@ -219,4 +225,18 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 		lr.Findings = append(lr.Findings, f)
 	}
 	return lr
+}
+
+// verifyContained is VerifyCall with a last-resort recover, so a bug can
+// never take the process down from a worker goroutine.
+func (e *Engine) verifyContained(c *logformat.Call) (rs []CallResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res := CallResult{File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name, Status: Diverged}
+			res.Findings = []Finding{{Class: InternalError, Sev: Fatal, File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name,
+				Projector: "-", Message: fmt.Sprintf("internal error (this is a bug, please report it): %v", r)}}
+			rs = []CallResult{res}
+		}
+	}()
+	return e.VerifyCall(c)
 }

@@ -1,0 +1,241 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+// junitSink writes JUnit XML (the Surefire/Ant shape): testsuites >
+// testsuite (one per log) > testcase (one per call and projector, name
+// "<callId>/<projector>", classname = tool) > failure | error | skipped,
+// with the log path and line in system-out. A suite is buffered until its
+// log ends (its counts come first), so memory is bounded by one log.
+type junitSink struct {
+	w     *bufio.Writer
+	o     Options
+	suite bytes.Buffer
+	file  string
+	n     struct{ tests, failures, errors, skipped int }
+	head  bool
+}
+
+func newJUnit(w io.Writer, o Options) *junitSink {
+	return &junitSink{w: bufio.NewWriter(w), o: o}
+}
+
+func (s *junitSink) BeginLog(file string) {
+	s.file = file
+	s.suite.Reset()
+	s.n = struct{ tests, failures, errors, skipped int }{}
+}
+
+// projectorOrder is the order of testcases within one call.
+var projectorOrder = []string{"schema", "render", "presentationMeta", "presentCall", "presentResult"}
+
+func checkedProjector(c string) string {
+	switch c {
+	case "content":
+		return "render"
+	case "meta":
+		return "presentationMeta"
+	}
+	return c
+}
+
+func (s *junitSink) Call(r *replay.CallResult) {
+	by := map[string][]*replay.Finding{}
+	var names []string
+	seen := map[string]bool{}
+	addName := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			names = append(names, p)
+		}
+	}
+	for _, c := range r.Checked {
+		addName(checkedProjector(c))
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		addName(f.Projector)
+		by[f.Projector] = append(by[f.Projector], f)
+	}
+	ordered := make([]string, 0, len(names))
+	for _, p := range projectorOrder {
+		if seen[p] {
+			ordered = append(ordered, p)
+		}
+	}
+	for _, p := range names {
+		if !contains(projectorOrder, p) {
+			ordered = append(ordered, p)
+		}
+	}
+	if len(ordered) == 0 {
+		ordered = []string{"-"}
+	}
+	for i, p := range ordered {
+		nanos := int64(0)
+		if i == 0 {
+			nanos = r.Nanos
+		}
+		s.testcase(r.CallID+"/"+p, r.Tool, nanos, fmt.Sprintf("%s:%d", r.File, r.Line), by[p])
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *junitSink) testcase(name, class string, nanos int64, where string, fs []*replay.Finding) {
+	b := &s.suite
+	s.n.tests++
+	fmt.Fprintf(b, "    <testcase name=\"%s\" classname=\"%s\" time=\"%s\">\n", attr(name), attr(class), s.seconds(nanos))
+	kind := ""
+	for _, f := range fs {
+		switch {
+		case f.Sev == replay.Fatal:
+			kind = "error"
+		case f.Sev == replay.Failure && kind != "error":
+			kind = "failure"
+		case kind == "":
+			kind = "skipped"
+		}
+	}
+	switch kind {
+	case "error":
+		s.n.errors++
+	case "failure":
+		s.n.failures++
+	case "skipped":
+		s.n.skipped++
+	}
+	if kind != "" {
+		f := fs[0]
+		for _, x := range fs {
+			if tagOf(x) == kind {
+				f = x
+				break
+			}
+		}
+		msg := f.Headline() + ": " + f.Message
+		if kind == "skipped" {
+			fmt.Fprintf(b, "      <skipped message=\"%s\"></skipped>\n", attr(msg))
+		} else {
+			var body strings.Builder
+			for _, x := range fs {
+				body.WriteString(x.Headline() + " [" + x.Projector + "]: " + x.Message + "\n")
+				for _, d := range x.Diff {
+					body.WriteString(d + "\n")
+				}
+				body.WriteString("→ " + x.Command() + "\n")
+			}
+			fmt.Fprintf(b, "      <%s message=\"%s\" type=\"%s\">%s</%s>\n", kind, attr(msg), attr(string(f.Class)), text(body.String()), kind)
+		}
+	}
+	fmt.Fprintf(b, "      <system-out>%s</system-out>\n", text(where))
+	b.WriteString("    </testcase>\n")
+}
+
+func tagOf(f *replay.Finding) string {
+	switch f.Sev {
+	case replay.Fatal:
+		return "error"
+	case replay.Failure:
+		return "failure"
+	}
+	return "skipped"
+}
+
+func (s *junitSink) EndLog(l *replay.LogResult) {
+	if len(l.Findings) > 0 {
+		fs := make([]*replay.Finding, len(l.Findings))
+		for i := range l.Findings {
+			fs[i] = &l.Findings[i]
+		}
+		s.testcase("log", "log", 0, l.File, fs)
+	}
+	nanos := int64(0)
+	if !s.o.Deterministic {
+		nanos = l.Nanos
+	}
+	s.started()
+	fmt.Fprintf(s.w, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\" timestamp=\"%s\">\n",
+		attr(l.File), s.n.tests, s.n.failures, s.n.errors, s.n.skipped, s.seconds(nanos), s.timestamp())
+	s.w.Write(s.suite.Bytes())
+	s.w.WriteString("  </testsuite>\n")
+}
+
+// started writes the document head once. Suites are streamed as their logs
+// end (memory stays bounded by one log), so <testsuites> carries no totals.
+func (s *junitSink) started() {
+	if s.head {
+		return
+	}
+	s.head = true
+	s.w.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dsh-replay verify\">\n")
+}
+
+func (s *junitSink) seconds(nanos int64) string {
+	if s.o.Deterministic {
+		nanos = 0
+	}
+	return fmt.Sprintf("%.3f", time.Duration(nanos).Seconds())
+}
+
+func (s *junitSink) timestamp() string {
+	if s.o.Deterministic {
+		return "0001-01-01T00:00:00Z"
+	}
+	return time.Now().UTC().Format(time.RFC3339)
+}
+
+func (s *junitSink) Close(t *Totals) error {
+	s.started()
+	s.w.WriteString("</testsuites>\n")
+	return s.w.Flush()
+}
+
+// attr escapes an XML attribute value.
+func attr(s string) string { return escape(s, true) }
+
+// text escapes element text (newlines and tabs kept).
+func text(s string) string { return escape(s, false) }
+
+// escape replaces characters XML 1.0 cannot carry with U+FFFD and escapes
+// markup; in attributes whitespace controls become character references.
+func escape(s string, inAttr bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"' && inAttr:
+			b.WriteString("&quot;")
+		case r == '\r':
+			b.WriteString("&#xD;")
+		case (r == '\n' || r == '\t') && inAttr:
+			fmt.Fprintf(&b, "&#x%X;", r)
+		case r == '\n' || r == '\t' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF:
+			b.WriteRune(r)
+		default:
+			b.WriteRune(0xFFFD)
+		}
+	}
+	return b.String()
+}

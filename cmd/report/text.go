@@ -1,0 +1,218 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+// ClusterMin is the number of calls sharing one cause from which the text
+// report shows them as one cluster instead of one by one.
+const ClusterMin = 3
+
+// SamplesPerCluster bounds the sample locations printed per cluster.
+const SamplesPerCluster = 3
+
+type textLog struct {
+	file     string
+	calls    int
+	findings []replay.Finding
+	nanos    int64
+}
+
+type cluster struct {
+	sig   string
+	first replay.Finding
+	calls int
+}
+
+// textSink is the human report: findings by log then call, identical causes
+// clustered, then a table of tools.
+type textSink struct {
+	w        io.Writer
+	o        Options
+	logs     []*textLog
+	cur      *textLog
+	clusters map[string]*cluster
+	order    []*cluster
+}
+
+func newText(w io.Writer, o Options) *textSink {
+	return &textSink{w: w, o: o, clusters: map[string]*cluster{}}
+}
+
+func (s *textSink) BeginLog(file string) {
+	s.cur = &textLog{file: file}
+	s.logs = append(s.logs, s.cur)
+}
+
+func (s *textSink) Call(r *replay.CallResult) {
+	s.cur.calls++
+	s.add(r.Findings)
+}
+
+func (s *textSink) add(fs []replay.Finding) {
+	for _, f := range fs {
+		s.cur.findings = append(s.cur.findings, f)
+		sig := f.Signature()
+		c := s.clusters[sig]
+		if c == nil {
+			c = &cluster{sig: sig, first: f}
+			s.clusters[sig] = c
+			s.order = append(s.order, c)
+		}
+		c.calls++
+	}
+}
+
+func (s *textSink) EndLog(l *replay.LogResult) {
+	s.add(l.Findings)
+	if !s.o.Deterministic {
+		s.cur.nanos = l.Nanos
+	}
+}
+
+func (s *textSink) Close(t *Totals) error {
+	w := bufio.NewWriter(s.w)
+	clustered := map[string]bool{}
+	for _, c := range s.order {
+		if c.calls >= ClusterMin {
+			clustered[c.sig] = true
+		}
+	}
+	for _, l := range s.logs {
+		var rest []replay.Finding
+		hidden := 0
+		for _, f := range l.findings {
+			if clustered[f.Signature()] {
+				hidden++
+				continue
+			}
+			rest = append(rest, f)
+		}
+		status := "ok  "
+		switch worstOf(l.findings) {
+		case replay.Fatal:
+			status = "ERR "
+		case replay.Failure:
+			status = "FAIL"
+		case replay.Warning:
+			status = "warn"
+		}
+		fmt.Fprintf(w, "%s %s (%s", status, l.file, plural(l.calls, "call", "calls"))
+		if len(l.findings) > 0 {
+			fmt.Fprintf(w, ", %s", plural(len(l.findings), "finding", "findings"))
+		}
+		if hidden > 0 {
+			fmt.Fprintf(w, ", %d in clusters below", hidden)
+		}
+		if l.nanos > 0 {
+			fmt.Fprintf(w, ", %s", time.Duration(l.nanos).Round(time.Millisecond))
+		}
+		fmt.Fprintln(w, ")")
+		lastCall := "\x00"
+		for i := range rest {
+			f := &rest[i]
+			if key := f.CallID + "\x00" + fmt.Sprint(f.Line); key != lastCall {
+				lastCall = key
+				if f.CallID == "" {
+					fmt.Fprintf(w, "  %s (log)\n", location(f))
+				} else {
+					fmt.Fprintf(w, "  %s %s %s\n", location(f), f.CallID, f.Tool)
+				}
+			}
+			writeFinding(w, f, "    ")
+		}
+	}
+	var cl []*cluster
+	for _, c := range s.order {
+		if clustered[c.sig] {
+			cl = append(cl, c)
+		}
+	}
+	if len(cl) > 0 {
+		fmt.Fprintln(w)
+		for _, c := range cl {
+			f := &c.first
+			fmt.Fprintf(w, "%s, 1 cause: %s", plural(c.calls, "call", "calls"), f.Headline())
+			if f.Tool != "" {
+				fmt.Fprintf(w, " · %s", f.Tool)
+			}
+			fmt.Fprintf(w, " · %s\n", f.Projector)
+			writeFinding(w, f, "  ")
+			var samples []string
+			n := 0
+			for _, l := range s.logs {
+				for i := range l.findings {
+					if l.findings[i].Signature() != c.sig {
+						continue
+					}
+					n++
+					if len(samples) < SamplesPerCluster {
+						x := &l.findings[i]
+						samples = append(samples, strings.TrimSpace(location(x)+" "+x.CallID))
+					}
+				}
+			}
+			more := ""
+			if n > len(samples) {
+				more = fmt.Sprintf(", … (%d more)", n-len(samples))
+			}
+			fmt.Fprintf(w, "  samples: %s%s\n", strings.Join(samples, ", "), more)
+		}
+	}
+	fmt.Fprintln(w)
+	writeToolTable(w, t)
+	fmt.Fprintln(w)
+	line := verdict(t)
+	if t.Duration > 0 {
+		line += fmt.Sprintf(" in %s", t.Duration.Round(time.Millisecond))
+	}
+	fmt.Fprintln(w, line)
+	return w.Flush()
+}
+
+func worstOf(fs []replay.Finding) replay.Severity {
+	w := replay.Severity(-1)
+	for i := range fs {
+		if fs[i].Sev > w {
+			w = fs[i].Sev
+		}
+	}
+	return w
+}
+
+func writeFinding(w io.Writer, f *replay.Finding, indent string) {
+	fmt.Fprintf(w, "%s%s %s [%s]: %s\n", indent, sevWord(f.Sev), f.Headline(), f.Projector, f.Message)
+	for _, d := range f.Diff {
+		fmt.Fprintf(w, "%s  %s\n", indent, d)
+	}
+	fmt.Fprintf(w, "%s  → %s\n", indent, f.Command())
+}
+
+func sevWord(s replay.Severity) string {
+	switch s {
+	case replay.Fatal:
+		return "fatal"
+	case replay.Failure:
+		return "error"
+	}
+	return "warning"
+}
+
+func writeToolTable(w io.Writer, t *Totals) {
+	tools := t.SortedTools()
+	width := len("total")
+	for _, x := range tools {
+		width = max(width, len(x.Tool))
+	}
+	fmt.Fprintf(w, "%-*s  %8s  %8s  %10s  %11s\n", width, "tool", "verified", "diverged", "unverified", "with values")
+	for _, x := range tools {
+		fmt.Fprintf(w, "%-*s  %8d  %8d  %10d  %11d\n", width, x.Tool, x.Verified, x.Diverged, x.Unverified, x.WithValue)
+	}
+	fmt.Fprintf(w, "%-*s  %8d  %8d  %10d  %11d\n", width, "total", t.Verified, t.Diverged, t.Unverified, t.WithValue)
+}

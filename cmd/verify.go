@@ -1,0 +1,230 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dsh-replay/dsh-replay/cmd/report"
+	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+func init() { register(newVerifyCmd) }
+
+type verifyOptions struct {
+	format        string
+	reports       []string
+	jobs          int
+	shard         string
+	shake         int
+	strict        bool
+	config        string
+	deterministic bool
+	noSidecar     bool
+}
+
+func newVerifyCmd() *cobra.Command {
+	o := &verifyOptions{}
+	c := &cobra.Command{
+		Use:   "verify PATH...",
+		Short: "Re-run the projectors on every recorded call and fail on any divergence (the CI gate)",
+		Long: `Verify replays every tool call of the given session logs: the recorded
+canonical value is validated against the tool's output schema and re-rendered
+(render, and presentationMeta for top-level calls) and compared with the
+recorded content and meta; both presenters run on the recorded arguments and
+result. Logs without values still run the presenters. Everything is collected
+(no fail-fast) and reported in log order whatever --jobs says.
+
+PATH is a .jsonl or .jsonl.zstd file, a directory (searched recursively), or
+"-" for stdin. verify never writes anything except the report files named
+with --report (and, for the github format, the job summary named by
+$GITHUB_STEP_SUMMARY).
+
+Divergence classes: content-mismatch (whitespace-only, crlf-only,
+trailing-newline), meta-mismatch, meta-missing, meta-unexpected,
+schema-invalid, render-failed, meta-failed, presenter-failed,
+nondeterministic, log-corrupt, unknown-event, no-projector.
+
+Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
+(unreadable or corrupt log, internal error).`,
+		Example: `  dsh-replay verify testdata/
+  dsh-replay verify --format junit --report json=verify.ndjson logs/
+  dsh-replay verify --shard 2/4 --jobs 8 --strict logs/`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("verify needs at least one PATH (a log, a directory, or - for stdin)")
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runVerify(o, args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github")
+	f.StringArrayVar(&o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github; FILE - is stdout); repeatable")
+	f.IntVar(&o.jobs, "jobs", 0, "verifying workers (0: all cores)")
+	f.StringVar(&o.shard, "shard", "", "verify only shard K of N (K/N, 1-based): a stable partition of the calls for CI matrices")
+	f.IntVar(&o.shake, "shake", 0, "re-run every projector and presenter N more times (some under a perturbed TZ, locale, GOMAXPROCS) and report output that moves")
+	f.BoolVar(&o.strict, "strict", false, "treat unverified calls and logs (no projector, unknown events, torn tails, other reader notices) as failures")
+	f.StringVar(&o.config, "config", "", "deployment configuration JSON ({\"plugins\": {...}, \"services\": {...}})")
+	f.BoolVar(&o.deterministic, "deterministic", false, "zero all timings so reports can be golden-tested")
+	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
+	return c
+}
+
+// parseShard parses K/N.
+func parseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, fmt.Errorf("--shard wants K/N with 1 <= K <= N, got %q", s)
+	}
+	return k, n, nil
+}
+
+type reportTarget struct {
+	kind, path string
+}
+
+func parseReports(format string, reports []string) ([]reportTarget, error) {
+	valid := func(k string) bool {
+		for _, f := range report.Formats {
+			if f == k {
+				return true
+			}
+		}
+		return false
+	}
+	if !valid(format) {
+		return nil, fmt.Errorf("--format: unknown format %q (want %s)", format, strings.Join(report.Formats, ", "))
+	}
+	var out []reportTarget
+	stdout := false
+	for _, r := range reports {
+		kind, path, ok := strings.Cut(r, "=")
+		if !ok || path == "" {
+			return nil, fmt.Errorf("--report wants KIND=FILE, got %q", r)
+		}
+		if !valid(kind) {
+			return nil, fmt.Errorf("--report: unknown format %q (want %s)", kind, strings.Join(report.Formats, ", "))
+		}
+		if path == "-" {
+			if stdout {
+				return nil, fmt.Errorf("--report: only one report can go to stdout")
+			}
+			stdout = true
+		}
+		out = append(out, reportTarget{kind, path})
+	}
+	if !stdout {
+		out = append([]reportTarget{{format, "-"}}, out...)
+	}
+	return out, nil
+}
+
+func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	k, n, err := parseShard(o.shard)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if o.jobs < 0 {
+		return usageErr("--jobs must be >= 0")
+	}
+	if o.shake < 0 {
+		return usageErr("--shake must be >= 0")
+	}
+	targets, err := parseReports(o.format, o.reports)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	cfg, err := projector.LoadConfig(o.config)
+	if err != nil {
+		return usageErr("--config: %v", err)
+	}
+	reg, err := builtin.Registry(cfg)
+	if err != nil {
+		return &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+	}
+	paths, err := logformat.ExpandPaths(args)
+	if err != nil {
+		return &ExitError{Code: ExitCannot, Err: err}
+	}
+
+	// Open the report files only once the arguments are known to be good.
+	ro := report.Options{Deterministic: o.deterministic, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), Strict: o.strict}
+	var sinks []report.Sink
+	var files []*os.File
+	closeFiles := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	for _, t := range targets {
+		var w io.Writer = stdout
+		if t.path != "-" {
+			f, err := os.Create(t.path)
+			if err != nil {
+				closeFiles()
+				return &ExitError{Code: ExitCannot, Err: fmt.Errorf("--report %s: %w", t.kind, err)}
+			}
+			files = append(files, f)
+			w = f
+		}
+		sro := ro
+		if t.kind != "github" {
+			sro.StepSummary = ""
+		}
+		s, err := report.New(t.kind, w, sro)
+		if err != nil {
+			closeFiles()
+			return usageErr("%v", err)
+		}
+		sinks = append(sinks, s)
+	}
+
+	jobs := o.jobs
+	if jobs == 0 {
+		jobs = runtime.NumCPU()
+	}
+	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake})
+	agg := report.NewAggregator(sinks...)
+	if n > 1 {
+		agg.Totals.Shard = fmt.Sprintf("%d/%d", k, n)
+	}
+	start := time.Now()
+	replay.Run(eng, paths, replay.RunOptions{
+		Jobs: jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
+		Read:  logformat.Options{NoSidecar: o.noSidecar},
+		Stdin: stdin,
+	}, agg)
+	if !o.deterministic {
+		agg.Totals.Duration = time.Since(start)
+	}
+	err = agg.Close()
+	for _, f := range files {
+		if cerr := f.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return &ExitError{Code: ExitCannot, Err: fmt.Errorf("writing the report: %w", err)}
+	}
+	if code := agg.ExitCode(); code != ExitOK {
+		return &ExitError{Code: code}
+	}
+	return nil
+}
