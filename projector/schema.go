@@ -106,11 +106,17 @@ func compileSchema(schema jsonv.Value, root string) (*schemaNode, *jsonschema.Sc
 	if len(problems) > 0 {
 		return nil, nil, fmt.Errorf("unsupported JSON schema: %s", strings.Join(problems, "; "))
 	}
-	ks, err := jsonschema.NewCompiler().Compile([]byte(jsonv.Stringify(schema)))
+	ks, err := CompileKaptinlin(schema)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: compiling with jsonschema: %w", root, err)
 	}
 	return node, ks, nil
+}
+
+// CompileKaptinlin compiles a schema with kaptinlin alone (for tests and
+// benchmarks; tools compile through Registry.Add).
+func CompileKaptinlin(schema jsonv.Value) (*jsonschema.Schema, error) {
+	return jsonschema.NewCompiler().Compile([]byte(jsonv.Stringify(schema)))
 }
 
 var schemaTypes = map[string]bool{"object": true, "array": true, "string": true, "number": true, "integer": true, "boolean": true, "null": true}
@@ -188,7 +194,7 @@ func buildNode(s jsonv.Value, p string, problems *[]string) *schemaNode {
 	}
 	for _, kw := range []string{"properties", "required", "additionalProperties", "items", "enum", "const"} {
 		if s.Has(kw) && !placement[kw] {
-			add("%s.%s is not supported on type %q", p, kw, n.typ)
+			add("%s.%s is not supported on type \"%s\"", p, kw, n.typ)
 		}
 	}
 	switch n.typ {
@@ -214,7 +220,7 @@ func buildNode(s jsonv.Value, p string, problems *[]string) *schemaNode {
 						break
 					}
 					if !n.declares(r.Str()) {
-						add("%s.required names %q which is not in properties", p, r.Str())
+						add("%s.required names \"%s\" which is not in properties", p, r.Str())
 					}
 					n.required = append(n.required, r.Str())
 				}
@@ -307,7 +313,7 @@ func validate(n *schemaNode, ks *jsonschema.Schema, v jsonv.Value, root string) 
 		return nil
 	}
 	var out []Violation
-	walkValue(n, v, root, "", &out)
+	walkValue(n, v, loc{root: root, segs: make([]seg, 0, 16)}, &out)
 	return out
 }
 
@@ -333,6 +339,11 @@ func ToAny(v jsonv.Value) any {
 	case jsonv.Bool:
 		return v.Bool()
 	case jsonv.Number:
+		// kaptinlin turns every number into a big.Rat through its decimal
+		// text; an int formats much faster than a float64.
+		if f := v.Num(); f == math.Trunc(f) && f >= -(1<<53) && f <= 1<<53 && !(f == 0 && math.Signbit(f)) {
+			return int64(f)
+		}
 		return v.Num()
 	case jsonv.String:
 		return v.Str()
@@ -395,62 +406,108 @@ func propertyPath(p, key string) string {
 	return p + "." + key
 }
 
-func pointerTo(ptr, key string) string {
-	return ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+// loc is where the walk is: the root label ("value", or "" for arguments)
+// and the segments below it. Segments are appended with stack discipline
+// (siblings reuse the slot) and the path and pointer strings are only built
+// for a violation, so a valid value walks without allocating.
+type loc struct {
+	root string
+	segs []seg
 }
 
+type seg struct {
+	key     string
+	index   int
+	isIndex bool
+}
+
+func (l loc) child(key string) loc { return loc{l.root, append(l.segs, seg{key: key})} }
+func (l loc) item(i int) loc       { return loc{l.root, append(l.segs, seg{index: i, isIndex: true})} }
+
+// path is upstream's diagnostic path: <p>.<key> (bare key at the "" root),
+// <p>[<i>]; keys are not escaped.
+func (l loc) path() string {
+	p := l.root
+	for _, s := range l.segs {
+		if s.isIndex {
+			p += "[" + strconv.Itoa(s.index) + "]"
+		} else {
+			p = propertyPath(p, s.key)
+		}
+	}
+	return p
+}
+
+// pointer is the RFC 6901 JSON pointer.
+func (l loc) pointer() string {
+	var b strings.Builder
+	for _, s := range l.segs {
+		b.WriteByte('/')
+		if s.isIndex {
+			b.WriteString(strconv.Itoa(s.index))
+		} else {
+			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(s.key, "~", "~0"), "/", "~1"))
+		}
+	}
+	return b.String()
+}
+
+// quoted is upstream's `"${path}"`: plain quotes, nothing escaped.
+func (l loc) quoted() string { return `"` + diagnosticPath(l.path()) + `"` }
+
 // walkValue is upstream checkValue: all violations in walk order.
-func walkValue(n *schemaNode, v jsonv.Value, path, ptr string, out *[]Violation) {
-	add := func(ptr, msg string) { *out = append(*out, Violation{Pointer: ptr, Message: msg}) }
-	dp := diagnosticPath(path)
+func walkValue(n *schemaNode, v jsonv.Value, at loc, out *[]Violation) {
+	add := func(at loc, msg string) { *out = append(*out, Violation{Pointer: at.pointer(), Message: msg}) }
 	if n.oneOf != nil {
 		matches := 0
 		for _, b := range n.oneOf {
 			var branch []Violation
-			walkValue(b, v, path, ptr, &branch)
+			walkValue(b, v, at, &branch)
 			if len(branch) == 0 {
 				matches++
 			}
 		}
 		if matches != 1 {
-			add(ptr, fmt.Sprintf("%q must match exactly one oneOf branch (matched %d)", dp, matches))
+			add(at, at.quoted()+" must match exactly one oneOf branch (matched "+strconv.Itoa(matches)+")")
 		}
 		return
 	}
 	switch n.typ {
 	case "":
 		if !IsLossless(v) {
-			add(ptr, fmt.Sprintf("%q must be a lossless JSON value", dp))
+			add(at, at.quoted()+" must be a lossless JSON value")
 		}
 	case "object":
 		if !v.IsObject() {
-			add(ptr, fmt.Sprintf("%q must be an object", dp))
+			add(at, at.quoted()+" must be an object")
 			return
 		}
 		before := len(*out)
 		for _, key := range n.required {
 			if v.Get(key).IsUndefined() {
-				add(pointerTo(ptr, key), fmt.Sprintf("missing required property %q", propertyPath(path, key)))
+				child := at.child(key)
+				add(child, `missing required property "`+child.path()+`"`)
 			}
 		}
 		for _, p := range n.props {
 			if c := v.Get(p.key); c.IsDefined() {
-				walkValue(p.node, c, propertyPath(path, p.key), pointerTo(ptr, p.key), out)
+				walkValue(p.node, c, at.child(p.key), out)
 			}
 		}
 		if n.closed {
 			for _, m := range jsonv.JSOrder(v.Members()) {
 				if !n.declares(m.Key) {
-					add(pointerTo(ptr, m.Key), fmt.Sprintf("%q is not a declared property (additionalProperties: false)", propertyPath(path, m.Key)))
+					child := at.child(m.Key)
+					add(child, `"`+child.path()+`" is not a declared property (additionalProperties: false)`)
 				}
 			}
 		}
 		if len(*out) == before && !IsLossless(v) {
-			add(ptr, fmt.Sprintf("%q must be a lossless JSON object", dp))
+			add(at, at.quoted()+" must be a lossless JSON object")
 		}
 	case "array":
 		if !v.IsArray() {
-			add(ptr, fmt.Sprintf("%q must be an array", dp))
+			add(at, at.quoted()+" must be an array")
 			return
 		}
 		before := len(*out)
@@ -459,57 +516,57 @@ func walkValue(n *schemaNode, v jsonv.Value, path, ptr string, out *[]Violation)
 				if e.IsUndefined() { // a hole: upstream flatMap skips it
 					continue
 				}
-				walkValue(n.items, e, path+"["+strconv.Itoa(i)+"]", ptr+"/"+strconv.Itoa(i), out)
+				walkValue(n.items, e, at.item(i), out)
 			}
 		}
 		if len(*out) == before && !IsLossless(v) {
-			add(ptr, fmt.Sprintf("%q must be a dense lossless JSON array", dp))
+			add(at, at.quoted()+" must be a dense lossless JSON array")
 		}
 	case "string":
 		if !v.IsString() {
-			add(ptr, fmt.Sprintf("%q must be a string", dp))
+			add(at, at.quoted()+" must be a string")
 			return
 		}
-		checkScalar(n, v, dp, ptr, out)
+		checkScalar(n, v, at, out)
 	case "number":
 		switch {
 		case !v.IsNumber():
-			add(ptr, fmt.Sprintf("%q must be a number", dp))
+			add(at, at.quoted()+" must be a number")
 		case !v.IsFiniteNumber():
-			add(ptr, fmt.Sprintf("%q must be a finite JSON number", dp))
+			add(at, at.quoted()+" must be a finite JSON number")
 		default:
-			checkScalar(n, v, dp, ptr, out)
+			checkScalar(n, v, at, out)
 		}
 	case "integer":
 		if !v.IsFiniteNumber() || !v.IsInteger() {
-			add(ptr, fmt.Sprintf("%q must be an integer", dp))
+			add(at, at.quoted()+" must be an integer")
 			return
 		}
-		checkScalar(n, v, dp, ptr, out)
+		checkScalar(n, v, at, out)
 	case "boolean":
 		if !v.IsBool() {
-			add(ptr, fmt.Sprintf("%q must be a boolean", dp))
+			add(at, at.quoted()+" must be a boolean")
 			return
 		}
-		checkScalar(n, v, dp, ptr, out)
+		checkScalar(n, v, at, out)
 	case "null":
 		if !v.IsNull() {
-			add(ptr, fmt.Sprintf("%q must be null", dp))
+			add(at, at.quoted()+" must be null")
 			return
 		}
-		checkScalar(n, v, dp, ptr, out)
+		checkScalar(n, v, at, out)
 	}
 }
 
 // checkScalar is upstream checkScalarValue: enum (Array.prototype.includes)
 // first, then const (!==); at most one literal violation.
-func checkScalar(n *schemaNode, v jsonv.Value, dp, ptr string, out *[]Violation) {
+func checkScalar(n *schemaNode, v jsonv.Value, at loc, out *[]Violation) {
 	if n.hasEnum && !includes(n.enum, v) {
-		*out = append(*out, Violation{ptr, fmt.Sprintf("%q must be one of %s", dp, jsonv.Stringify(jsonv.Arr(n.enum...)))})
+		*out = append(*out, Violation{at.pointer(), at.quoted() + " must be one of " + jsonv.Stringify(jsonv.Arr(n.enum...))})
 		return
 	}
 	if n.hasConst && !strictEqual(v, n.constValue) {
-		*out = append(*out, Violation{ptr, fmt.Sprintf("%q must be %s", dp, jsonv.Stringify(n.constValue))})
+		*out = append(*out, Violation{at.pointer(), at.quoted() + " must be " + jsonv.Stringify(n.constValue)})
 	}
 }
 
