@@ -149,6 +149,11 @@ func GlobText(paths []string, root string, caps Caps, ref *SpillRef) string {
 	}
 	page, basis := globPage(paths, root, caps)
 	var b strings.Builder
+	size := 256
+	for _, j := range page {
+		size += len(paths[j]) + 1
+	}
+	b.Grow(size)
 	for i, j := range page {
 		if i > 0 {
 			b.WriteByte('\n')

@@ -55,6 +55,14 @@ func FormatGrepMatches(matches []Match) string {
 		groups[g] = append(groups[g], i)
 	}
 	var b strings.Builder
+	size := 0
+	for _, m := range matches {
+		size += len(m.Line) + 16
+	}
+	for _, p := range paths {
+		size += len(p) + 2
+	}
+	b.Grow(size)
 	for g, idx := range groups {
 		if g > 0 {
 			b.WriteString("\n\n")
