@@ -1,9 +1,136 @@
-// Package web ports the tool-web plugin: web_search, web_fetch.
+// Package web ports the tool-web plugin: web_search and web_fetch.
+//
+// Configuration lives under plugins["tool-web"] with upstream's option names
+// and shipped defaults:
+//
+//   - search (default true) and fetch (default true): whether each tool is
+//     registered.
+//   - searchMaxResults (default 8), searchTimeoutMs and fetchTimeoutMs
+//     (default 30000): checked as upstream does at load (positive integers);
+//     they do not change any projector.
+//   - fetchMaxOutputChars (default 200000): the UTF-16 cap of the whole
+//     web_fetch text and of the HTML converted synchronously.
+//   - searchMaxQueries (DSH only, default 4): appears in DSH's parameter
+//     description.
+//
+// The two forks disagree on web_search's arguments: LasmeX takes one
+// `query` string, DeepSeek Harness takes `queries: string[]` (and titles its
+// cards with the queries joined by ", "). A log does not say which harness
+// wrote it, so the deployment configuration chooses, through an option that
+// is this tool's own (upstream has no such key): plugins["tool-web"].fork =
+// "lasmex" (the default) or "dsh". Each fork's presenters soft-fail (no
+// view) on the other fork's argument shape, as upstream's would. web_fetch
+// is identical in both forks.
 package web
 
-import "github.com/dsh-replay/dsh-replay/projector"
+import (
+	"fmt"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+// Plugin is the upstream plugin name (without the dsh-/lasmex- prefix).
+const Plugin = "tool-web"
+
+// Shipped defaults (packages/web/tool-web/src/index.ts, search.ts).
+const (
+	DefaultSearchMaxResults    = 8
+	DefaultSearchMaxQueries    = 4
+	DefaultTimeoutMs           = 30000
+	DefaultFetchMaxOutputChars = 200000
+)
+
+// Fork names accepted by the "fork" option.
+const (
+	ForkLasmeX = "lasmex"
+	ForkDSH    = "dsh"
+)
+
+// Options are the resolved plugin options the projectors depend on.
+type Options struct {
+	Search, Fetch       bool
+	Fork                string
+	SearchMaxQueries    int
+	FetchMaxOutputChars int
+}
+
+// ReadOptions resolves and checks plugins["tool-web"] as the plugin does at
+// load; an invalid option is upstream's load failure.
+func ReadOptions(cfg projector.Config) (Options, error) {
+	o := Options{Fork: ForkLasmeX}
+	var err error
+	if o.Search, err = boolOption(cfg, "search", true); err != nil {
+		return o, err
+	}
+	if o.Fetch, err = boolOption(cfg, "fetch", true); err != nil {
+		return o, err
+	}
+	switch v := cfg.PluginOption(Plugin, "fork"); {
+	case v.IsUndefined():
+	case v.IsString() && (v.Str() == ForkLasmeX || v.Str() == ForkDSH):
+		o.Fork = v.Str()
+	default:
+		return o, fmt.Errorf("%s: fork must be %q or %q, got %s", Plugin, ForkLasmeX, ForkDSH, jsonv.Short(v, 40))
+	}
+	for _, k := range []string{"searchMaxResults", "fetchTimeoutMs", "searchTimeoutMs"} {
+		def := DefaultTimeoutMs
+		if k == "searchMaxResults" {
+			def = DefaultSearchMaxResults
+		}
+		if _, err := cfg.PluginPositiveInt(Plugin, k, def); err != nil {
+			return o, err
+		}
+	}
+	if o.FetchMaxOutputChars, err = cfg.PluginPositiveInt(Plugin, "fetchMaxOutputChars", DefaultFetchMaxOutputChars); err != nil {
+		return o, err
+	}
+	o.SearchMaxQueries = DefaultSearchMaxQueries
+	if o.Fork == ForkDSH {
+		if o.SearchMaxQueries, err = cfg.PluginPositiveInt(Plugin, "searchMaxQueries", DefaultSearchMaxQueries); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+func boolOption(cfg projector.Config, key string, def bool) (bool, error) {
+	v := cfg.PluginOption(Plugin, key)
+	switch {
+	case v.IsUndefined():
+		return def, nil
+	case v.IsBool():
+		return v.Bool(), nil
+	}
+	return false, fmt.Errorf("%s: %s must be a boolean, got %s", Plugin, key, jsonv.Short(v, 40))
+}
+
+// Tools builds the enabled tools for a configuration.
+func Tools(cfg projector.Config) ([]*projector.Tool, error) {
+	o, err := ReadOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var tools []*projector.Tool
+	if o.Search {
+		tools = append(tools, SearchTool(o))
+	}
+	if o.Fetch {
+		tools = append(tools, FetchTool(o))
+	}
+	return tools, nil
+}
 
 // Register adds this family's tools to r (reading options from r.Config).
 func Register(r *projector.Registry) error {
+	tools, err := Tools(r.Config)
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		if err := r.Add(t); err != nil {
+			return err
+		}
+	}
 	return nil
 }
