@@ -130,18 +130,45 @@ func presentShellCall(args jsonv.Value) jsonv.Value {
 // with the exit pill parsed back out of the text; background
 // acknowledgements and errors become a fenced generic card.
 func presentShellResult(args jsonv.Value, r projector.Result) jsonv.Value {
-	raw, ok := singleText(r.Content)
+	if r.Content.IsArray() && r.Content.Len() == 1 && r.Content.At(0).IsNull() {
+		panic(projector.Throwf("Cannot read properties of null (reading 'type')"))
+	}
+	raw, ok := rawText(r.Content)
 	if !ok {
 		return jsonv.Value{}
 	}
 	if args.Get("run_in_background").True() || r.IsError {
-		fenced := "```console\n" + strings.TrimRight(raw, "\n") + "\n```"
+		switch {
+		case raw.IsUndefined() || raw.IsNull():
+			panic(projector.Throwf("Cannot read properties of %s (reading 'replace')", jsString(raw)))
+		case !raw.IsString():
+			panic(projector.Throwf("raw.replace is not a function"))
+		}
+		fenced := "```console\n" + strings.TrimRight(raw.Str(), "\n") + "\n```"
 		return jsonv.Obj(
 			jsonv.M("card", jsonv.Str("generic")),
 			jsonv.M("content", projector.TextContent(fenced)),
 		)
 	}
-	body, exit := ParseExitStatus(raw)
+	if !raw.IsString() {
+		// parseExitStatus matches String(raw) but slices raw itself: only
+		// an array's String can end in a marker line, and its slice keeps
+		// elements. An undefined output drops out of the view.
+		output, exit := raw, jsonv.M("exitCode", jsonv.Int(0))
+		if raw.IsArray() {
+			s := jsString(raw)
+			var body string
+			if body, exit = ParseExitStatus(s); body != s {
+				output = jsonv.Arr(raw.Elems()[:min(jsonv.Len16(body), raw.Len())]...)
+			}
+		}
+		ms := []jsonv.Member{jsonv.M("card", jsonv.Str("terminal"))}
+		if output.IsDefined() {
+			ms = append(ms, jsonv.M("output", output))
+		}
+		return jsonv.Obj(append(ms, exit)...)
+	}
+	body, exit := ParseExitStatus(raw.Str())
 	return jsonv.Obj(jsonv.M("card", jsonv.Str("terminal")), jsonv.M("output", jsonv.Str(body)), exit)
 }
 

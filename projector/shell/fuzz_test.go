@@ -26,16 +26,12 @@ func FuzzTools(f *testing.F) {
 		if err1 != nil || err2 != nil || err3 != nil {
 			return
 		}
-		maxBytes := MinMaxResultBytes + int(capBytes)%4096
+		maxBytes := fuzzCaps[int(capBytes)%len(fuzzCaps)]
 		for _, cfg := range []projector.Config{
 			{Plugins: jsonv.Obj(jsonv.M("tool-terminal", jsonv.Obj(jsonv.M("maxResultBytes", jsonv.Int(maxBytes)))))},
 			{Plugins: jsonv.MustParse(`{"tool-bash-persistent":{}}`), Services: jsonv.MustParse(`{"shell":{"sandboxMode":"read-only"}}`)},
 		} {
-			tools, err := Tools(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tool := range tools {
+			for _, tool := range cachedTools(t, cfg) {
 				checkContained(t, tool, "render", func() error { _, err := tool.RunRender(args, value); return err })
 				checkContained(t, tool, "presentationMeta", func() error { _, _, err := tool.RunPresentationMeta(args, value); return err })
 				checkContained(t, tool, "presentCall", func() error { _, err := tool.CallView(args); return err })
@@ -79,6 +75,10 @@ func FuzzTools(f *testing.F) {
 		}
 	})
 }
+
+// fuzzCaps are the terminal byte caps the fuzzer picks from (tools are
+// built once per configuration: schema compilation is not what is fuzzed).
+var fuzzCaps = []int{64, 65, 70, 83, 100, 128, 200, 1000}
 
 func checkContained(t *testing.T, tool *projector.Tool, what string, run func() error) {
 	t.Helper()

@@ -60,6 +60,21 @@ func singleText(content jsonv.Value) (string, bool) {
 	return block.Get("text").Str(), true
 }
 
+// rawText is the `text` member of the only block of a content array whose
+// type is "text" — any kind, undefined when absent — as presenters read it
+// (`block?.type === 'text' ? block.text : undefined`). ok is false for
+// other shapes.
+func rawText(content jsonv.Value) (jsonv.Value, bool) {
+	if !content.IsArray() || content.Len() != 1 {
+		return jsonv.Value{}, false
+	}
+	block := content.At(0)
+	if t := block.Get("type"); !t.IsString() || t.Str() != "text" {
+		return jsonv.Value{}, false
+	}
+	return block.Get("text"), true
+}
+
 // text is a one-block render result.
 func text(s string) (jsonv.Value, error) { return projector.TextContent(s), nil }
 

@@ -156,11 +156,11 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 				if !conforms(sendParams, args) || args.Get("run_in_background").True() || r.IsError {
 					return jsonv.Value{}
 				}
-				raw, ok := singleText(r.Content)
-				if !ok {
+				raw, ok := rawText(r.Content)
+				if !ok || raw.IsUndefined() {
 					return jsonv.Value{}
 				}
-				return jsonv.Obj(jsonv.M("card", jsonv.Str("terminal")), jsonv.M("output", jsonv.Str(raw)))
+				return jsonv.Obj(jsonv.M("card", jsonv.Str("terminal")), jsonv.M("output", raw))
 			},
 			CallCards:   []string{"terminal", "generic"},
 			ResultCards: []string{"terminal"},

@@ -251,3 +251,49 @@ func TestConfig(t *testing.T) {
 		t.Errorf("registered %d tools, want 11", n)
 	}
 }
+
+// TestOddContent feeds the presenters content blocks no first-party tool
+// writes (a post-execute hook could): upstream's outcome, throws included.
+func TestOddContent(t *testing.T) {
+	bash := lookup(t, cfgDefault, "bash")
+	send := lookup(t, cfgDefault, "terminal_send")
+	bashArgs := jsonv.MustParse(`{"command":"x","description":"y"}`)
+	sendArgs := jsonv.MustParse(`{"sessionId":"p","text":"x"}`)
+	cases := []struct {
+		content         string
+		isError         bool
+		wantBash, wantS string // "" = no view; "throw: msg" = thrown
+	}{
+		{`[{"type":"text"}]`, false, `{"card":"terminal","exitCode":0}`, ``},
+		{`[{"type":"text"}]`, true, `throw: Cannot read properties of undefined (reading 'replace')`, ``},
+		{`[{"type":"text","text":5}]`, false, `{"card":"terminal","output":5,"exitCode":0}`, `{"card":"terminal","output":5}`},
+		{`[{"type":"text","text":5}]`, true, `throw: raw.replace is not a function`, ``},
+		{`[{"type":"text","text":null}]`, false, `{"card":"terminal","output":null,"exitCode":0}`, `{"card":"terminal","output":null}`},
+		{`[{"type":"text","text":null}]`, true, `throw: Cannot read properties of null (reading 'replace')`, ``},
+		{`[{"type":"text","text":["a\n[exit code: 3]"]}]`, false, `{"card":"terminal","output":["a\n[exit code: 3]"],"exitCode":3}`, `{"card":"terminal","output":["a\n[exit code: 3]"]}`},
+		{`[{"type":"text","text":["ab","c\n[killed by signal: X]"]}]`, false, `{"card":"terminal","output":["ab","c\n[killed by signal: X]"],"signal":"X"}`, `{"card":"terminal","output":["ab","c\n[killed by signal: X]"]}`},
+		{`[{"type":"text","text":{"a":1}}]`, false, `{"card":"terminal","output":{"a":1},"exitCode":0}`, `{"card":"terminal","output":{"a":1}}`},
+		{`[null]`, false, `throw: Cannot read properties of null (reading 'type')`, ``},
+		{`[null]`, true, `throw: Cannot read properties of null (reading 'type')`, ``},
+		{`[5]`, false, ``, ``},
+		{`["text"]`, true, ``, ``},
+	}
+	describe := func(v jsonv.Value, err error) string {
+		switch {
+		case err != nil:
+			return "throw: " + err.Error()
+		case v.IsUndefined():
+			return ""
+		}
+		return jsonv.Stringify(v)
+	}
+	for _, c := range cases {
+		r := projector.Result{Content: jsonv.MustParse(c.content), IsError: c.isError}
+		if got := describe(bash.ResultView(bashArgs, r)); got != c.wantBash {
+			t.Errorf("bash %s isError=%v: got %s, want %s", c.content, c.isError, got, c.wantBash)
+		}
+		if got := describe(send.ResultView(sendArgs, r)); got != c.wantS {
+			t.Errorf("terminal_send %s isError=%v: got %s, want %s", c.content, c.isError, got, c.wantS)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -41,13 +42,31 @@ func configOf(v jsonv.Value) projector.Config {
 	return projector.Config{Plugins: v.Get("plugins"), Services: v.Get("services")}
 }
 
-func lookup(t testing.TB, cfg projector.Config, name string) *projector.Tool {
+var (
+	toolCacheMu sync.Mutex
+	toolCache   = map[string][]*projector.Tool{}
+)
+
+// cachedTools builds the family once per configuration.
+func cachedTools(t testing.TB, cfg projector.Config) []*projector.Tool {
 	t.Helper()
+	key := jsonv.Stringify(cfg.Plugins) + "|" + jsonv.Stringify(cfg.Services)
+	toolCacheMu.Lock()
+	defer toolCacheMu.Unlock()
+	if tools, ok := toolCache[key]; ok {
+		return tools
+	}
 	tools, err := Tools(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range tools {
+	toolCache[key] = tools
+	return tools
+}
+
+func lookup(t testing.TB, cfg projector.Config, name string) *projector.Tool {
+	t.Helper()
+	for _, tool := range cachedTools(t, cfg) {
 		if tool.Name == name {
 			return tool
 		}
