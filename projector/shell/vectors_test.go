@@ -93,6 +93,9 @@ func TestUpstreamVectors(t *testing.T) {
 		fail := func(field string, want, got jsonv.Value) {
 			t.Errorf("%s %s:\n want %s\n got  %s\n args %s\n value %s", name, field, jsonv.Stringify(want), jsonv.Stringify(got), jsonv.Stringify(args), jsonv.Stringify(value))
 		}
+		if vs := tool.ValidateValue(value); len(vs) > 0 {
+			t.Errorf("%s: value violates the output schema: %v", name, vs)
+		}
 		if want := rec.Get("content"); want.IsDefined() {
 			checked["content"]++
 			got, err := tool.RunRender(args, value)
@@ -128,12 +131,19 @@ func TestUpstreamVectors(t *testing.T) {
 		if got, want := viewOrNull(tool.PresentCall(args)), rec.Get("callView"); !jsonv.Equal(want, got) {
 			fail("callView", want, got)
 		}
+		// The registry path (the contract's soft validation first) agrees.
+		if got, err := tool.CallView(args); err != nil || !jsonv.Equal(rec.Get("callView"), viewOrNull(got)) {
+			fail("CallView", rec.Get("callView"), got)
+		}
 		if rec.Has("resultView") {
 			checked["resultView"]++
 			in := rec.Get("resultInput")
 			r := projector.Result{Content: in.Get("content"), IsError: in.Get("isError").True(), Meta: in.Get("meta")}
 			if got, want := viewOrNull(tool.PresentResult(args, r)), rec.Get("resultView"); !jsonv.Equal(want, got) {
 				fail("resultView", want, got)
+			}
+			if got, err := tool.ResultView(args, r); err != nil || !jsonv.Equal(rec.Get("resultView"), viewOrNull(got)) {
+				fail("ResultView", rec.Get("resultView"), got)
 			}
 		} else if tool.PresentResult != nil {
 			t.Errorf("%s: port has presentResult, upstream has none", name)
