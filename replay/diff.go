@@ -12,7 +12,9 @@ import (
 // a last line without one. Three lines of context; at most limit lines, then
 // "… N more lines".
 func TextDiff(recorded, replayed string, limit int) []string {
-	a, b := splitLines(recorded), splitLines(replayed)
+	// "no newline at end" is only news when the two sides disagree on it.
+	mark := strings.HasSuffix(recorded, "\n") != strings.HasSuffix(replayed, "\n")
+	a, b := splitLines(recorded, mark), splitLines(replayed, mark)
 	// Trim the common prefix and suffix, then diff the middle.
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
@@ -78,8 +80,11 @@ func collapseContext(ls []diffLine) []diffLine {
 	return out
 }
 
+// MaxLineWidth caps one diff line (in runes) so a huge line stays readable.
+const MaxLineWidth = 200
+
 // splitLines splits text into visible lines.
-func splitLines(s string) []string {
+func splitLines(s string, markNoEOL bool) []string {
 	if s == "" {
 		return []string{"(empty)"}
 	}
@@ -90,9 +95,9 @@ func splitLines(s string) []string {
 		noEOL = false
 	}
 	for i, p := range parts {
-		parts[i] = visible(p)
+		parts[i] = clip(visible(p))
 	}
-	if noEOL {
+	if noEOL && markNoEOL {
 		parts[len(parts)-1] += " (no newline at end)"
 	}
 	return parts
@@ -174,4 +179,19 @@ func diffOps(a, b []string) []diffLine {
 		out = append(out, diffLine{'+', b[j]})
 	}
 	return out
+}
+
+// clip shortens a line over MaxLineWidth runes, saying how much was cut.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= MaxLineWidth {
+		return s
+	}
+	n, i := 0, 0
+	for i = range s {
+		if n == MaxLineWidth-20 {
+			break
+		}
+		n++
+	}
+	return s[:i] + "… (" + strconv.Itoa(utf8.RuneCountInString(s[i:])) + " more characters)"
 }

@@ -183,3 +183,22 @@ func checkSpill(recorded, rendered jsonv.Value, cap int) (isSpill, matches bool)
 	}
 	return true, false
 }
+
+// spillExpected is the replacement the spill transform would have written
+// for the first reading of the recorded text (the known cap, else the
+// budget the preview length suggests); ok false when there is none.
+func spillExpected(recorded, rendered jsonv.Value, cap int) (string, bool) {
+	rec, _ := textOf(recorded)
+	full, ok := textOf(rendered)
+	cands := parseSpill(rec)
+	if !ok || len(cands) == 0 {
+		return "", false
+	}
+	p := cands[0]
+	if cap >= 0 {
+		return SpillReplacement(full, cap, p.locator)
+	}
+	data := []byte(jsonv.ToWellFormed(full))
+	reserve := len(spillNotice(len(data), p.locator)) + 2
+	return spillWithBudget(data, len(p.preview), p.locator, len(p.preview)+reserve)
+}
