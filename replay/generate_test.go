@@ -348,7 +348,9 @@ var mutations = []mutation{
 	}},
 	{"meta-key-removed", func(t *testing.T, reg *projector.Registry, s map[string][]sample, lb *logBuilder) {
 		i := readCall(t, reg, s, lb)
-		lb.edit(i, func(d jsonv.Value) jsonv.Value { return d.With("meta", d.Get("meta").With("totalLines", jsonv.Value{})) })
+		lb.edit(i, func(d jsonv.Value) jsonv.Value {
+			return d.With("meta", d.Get("meta").With("totalLines", jsonv.Value{}))
+		})
 	}},
 	{"meta-key-added", func(t *testing.T, reg *projector.Registry, s map[string][]sample, lb *logBuilder) {
 		i := readCall(t, reg, s, lb)
