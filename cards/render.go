@@ -169,13 +169,19 @@ func (o Options) card(e *Entry, width int) []string {
 	if cut {
 		prelude = textLines(e.Title(), LineCommand)
 	}
-	add(o.collapse(append(prelude, e.callLines(o.Full)...), CollapseCall))
+	callLines := o.collapse(append(prelude, e.callLines(o.Full)...), CollapseCall)
+	add(callLines)
 	for _, sub := range e.Subs {
 		for _, r := range o.card(sub, width-2) {
 			rows = append(rows, bar+" "+r)
 		}
 	}
-	add(o.collapse(e.resultLines(o.Full), CollapseResult))
+	resultLines := o.collapse(e.resultLines(o.Full), CollapseResult)
+	if len(callLines) > 0 && len(e.Subs) == 0 && len(resultLines) > 0 {
+		// what was asked, then what came back
+		rows = append(rows, s.paint(rail, "├╴"))
+	}
+	add(resultLines)
 	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, footer(e, width-2)))
 	return rows
 }

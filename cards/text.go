@@ -9,13 +9,15 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// TabMark is what a tab in log text becomes: visible, and four cells wide so
-// indented code keeps its shape.
-const TabMark = "→   "
+// TabWidth is the tab stop: a tab in log text becomes a visible "→" padded
+// with spaces to the next multiple of TabWidth cells, so indented code and
+// tab-separated columns keep their shape.
+const TabWidth = 4
 
 // Sanitize makes one line of untrusted log text safe and visible on a
 // terminal: ESC and every other C0/C1 control become visible marks (so a log
-// cannot drive the terminal), a tab becomes TabMark, CR becomes ␍, bidi
+// cannot drive the terminal), a tab becomes "→" and padding to the next tab
+// stop, CR becomes ␍, bidi
 // overrides are shown as <U+XXXX> (so text cannot reorder itself), and
 // invalid UTF-8 or a lone surrogate (WTF-8) becomes U+FFFD. Newlines are the
 // caller's business: split before sanitizing.
@@ -32,6 +34,7 @@ func Sanitize(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
+	lineStart := 0 // tab stops count from the start of the line
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size <= 1 {
@@ -48,11 +51,13 @@ func Sanitize(s string) string {
 		i += size
 		switch {
 		case r == '\t':
-			b.WriteString(TabMark)
+			col := Width(b.String()[lineStart:])
+			b.WriteString("→" + strings.Repeat(" ", TabWidth-1-col%TabWidth))
 		case r == '\r':
 			b.WriteRune('␍')
 		case r == '\n':
 			b.WriteRune('␤')
+			lineStart = b.Len()
 		case r == 0x1b:
 			b.WriteRune('␛')
 		case r < 0x20:

@@ -12,7 +12,10 @@ func TestSanitize(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"plain text", "plain text"},
 		{"\x1b[31mred\x1b[0m", "␛[31mred␛[0m"},
-		{"a\tb", "a" + TabMark + "b"},
+		{"a\tb", "a→  b"},
+		{"\tx", "→   x"},
+		{"abc\td\t", "abc→d→  "},
+		{"日本\tx", "日本→   x"},
 		{"line\r", "line␍"},
 		{"nul\x00bel\x07del\x7f", "nul␀bel␇del␡"},
 		{"csi\u009b2J", "csi<U+009B>2J"},
