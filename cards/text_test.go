@@ -202,3 +202,47 @@ func FuzzSanitizeWrap(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRender decodes arbitrary views and renders them: no panic, every row
+// within the width, no escape code in plain output, and whatever decodes
+// encodes back.
+func FuzzRender(f *testing.F) {
+	f.Add(`{"card":"terminal","title":"ls","description":"d"}`, `{"card":"terminal","output":"a\nb","exitCode":1}`, `[{"type":"text","text":"x"}]`, 40, true)
+	f.Add(`{"card":"diff","title":"t","diffs":[{"path":"p","oldText":"a\nb","newText":"a\nc"}]}`, `{"card":"diff","diffs":[{"path":"p","oldText":null,"newText":"x"}]}`, `[]`, 20, false)
+	f.Add(`{"card":"generic","title":"g","rawInput":{"a":[1,{"b":"\u001b"}]}}`, `{"card":"search","shape":"matches","files":[{"path":"p","matches":[{"lineNumber":1e21,"line":"\t"}]}],"truncated":true,"total":-1}`, `[{"type":"image"}]`, 80, false)
+	f.Add(`{"card":"x"}`, `{"card":"read","path":"p","offset":0,"lines":[{"number":-5,"text":"日本"}],"totalLines":9,"lang":"go"}`, `"not an array"`, 120, true)
+	f.Add(`null`, `{"card":"web","kind":"search","sources":[{"url":"u","title":"t"}],"truncated":false,"answer":"a"}`, `[{"type":"text","text":"~~~\nx\n~~~"}]`, 30, false)
+	f.Fuzz(func(t *testing.T, call, result, content string, width int, full bool) {
+		cv, _ := jsonv.ParseString(call)
+		rv, _ := jsonv.ParseString(result)
+		ct, _ := jsonv.ParseString(content)
+		e := &Entry{Tool: "t", CallID: "c", Location: "f:1", Args: cv, RawArgs: call,
+			CallView: DecodeCallView(cv), HasResult: width%3 != 0, Content: ct, IsError: full,
+			ResultView: DecodeResultView(rv)}
+		e.Subs = []*Entry{{Tool: "s", CallView: DecodeCallView(rv), HasResult: true, Content: ct}}
+		if cv.IsObject() && jsonv.Stringify(EncodeCallView(e.CallView)) != jsonv.Stringify(cv) {
+			t.Fatalf("call view round trip: %s", jsonv.Stringify(cv))
+		}
+		if rv.IsObject() && jsonv.Stringify(EncodeResultView(e.ResultView)) != jsonv.Stringify(rv) {
+			t.Fatalf("result view round trip: %s", jsonv.Stringify(rv))
+		}
+		width %= 300
+		if width < 0 {
+			width = -width
+		}
+		for _, st := range []Styles{Plain(), colourStyles} {
+			o := Options{Width: width, Full: full, Styles: st}
+			w := max(width, MinWidth)
+			for _, out := range []string{Render(e, o), RenderCompact(e, o), RenderRaw(e, o)} {
+				for _, row := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+					if Width(row) > w {
+						t.Fatalf("row %q wider than %d", row, w)
+					}
+					if !st.Color && strings.ContainsRune(row, 0x1b) {
+						t.Fatalf("escape in plain output: %q", row)
+					}
+				}
+			}
+		}
+	})
+}
