@@ -82,20 +82,38 @@ func blockLines(content jsonv.Value, kind Kind) []Line {
 			}
 			out = append(out, textLines(body, kind)...)
 		case t.IsString() && t.Str() == "image":
-			mime := b.Get("mimeType")
-			if !mime.IsString() {
-				mime = b.Get("mediaType")
-			}
-			label := "[image"
-			if mime.IsString() {
-				label += " " + mime.Str()
-			}
-			out = append(out, Line{Kind: LineNote, Text: label + "]"})
+			out = append(out, Line{Kind: LineNote, Text: imageLabel(b)})
 		default:
 			out = append(out, Line{Kind: LineNote, Text: "[" + jsonv.Short(t, 40) + " block]"})
 		}
 	}
 	return out
+}
+
+// imageLabel describes an image block in one line: "[image name
+// media/type W×H, N bytes]", with whatever the block records (inline
+// mimeType/mediaType, or an attachment reference).
+func imageLabel(b jsonv.Value) string {
+	parts := []string{"image"}
+	att := b.Get("attachment")
+	if n := att.Get("name"); n.IsString() && n.Str() != "" {
+		parts = append(parts, n.Str())
+	}
+	for _, m := range []jsonv.Value{b.Get("mimeType"), b.Get("mediaType"), att.Get("mediaType")} {
+		if m.IsString() && m.Str() != "" {
+			parts = append(parts, m.Str())
+			break
+		}
+	}
+	w, h := att.Get("width"), att.Get("height")
+	if w.IsNumber() && h.IsNumber() {
+		parts = append(parts, numStr(w.Num())+"×"+numStr(h.Num()))
+	}
+	if n := att.Get("bytes"); n.IsNumber() {
+		parts[len(parts)-1] += ","
+		parts = append(parts, numStr(n.Num())+plural(n.Num(), " byte", " bytes"))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }
 
 // Unfence returns the code of a markdown block that is exactly one fenced code
