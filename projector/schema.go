@@ -204,7 +204,8 @@ func buildNode(s jsonv.Value, p string, problems *[]string) *schemaNode {
 			if !props.IsObject() {
 				add("%s.properties must be an object of schemas", p)
 			} else {
-				for _, m := range props.Members() {
+				// Object.entries order: integer-like keys first, as the walk visits them.
+				for _, m := range jsonv.JSOrder(props.Members()) {
 					n.props = append(n.props, schemaProp{m.Key, buildNode(m.Value, p+".properties."+m.Key, problems)})
 				}
 			}

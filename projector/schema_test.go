@@ -82,6 +82,11 @@ func TestValidateValueViolations(t *testing.T) {
 		{"keys are not escaped", `{"type":"object","additionalProperties":false}`, jsonv.MustParse(`{"a\"b\n\u00e9":1}`), []v{
 			{"/a\"b\n\u00e9", "\"value.a\"b\n\u00e9\" is not a declared property (additionalProperties: false)"},
 		}, false},
+		{"declared integer-like properties walk first", `{"type":"object","properties":{"b":{"type":"string"},"10":{"type":"string"},"2":{"type":"string"}}}`, jsonv.MustParse(`{"b":1,"10":1,"2":1}`), []v{
+			{"/2", `"value.2" must be a string`},
+			{"/10", `"value.10" must be a string`},
+			{"/b", `"value.b" must be a string`},
+		}, false},
 		{"integer-like keys first", `{"type":"object","additionalProperties":false}`, jsonv.MustParse(`{"b":1,"2":1,"a/~":1,"1":1}`), []v{
 			{"/1", `"value.1" is not a declared property (additionalProperties: false)`},
 			{"/2", `"value.2" is not a declared property (additionalProperties: false)`},
