@@ -46,8 +46,23 @@ func Render(e *Entry, o Options) string {
 	return b.String()
 }
 
+// footerRows is "╰ tool · call id · file:line", on two rows when it does not
+// fit on one (the location whole on its own row: it is what a reader copies).
+func (o Options) footerRows(e *Entry, rail lipgloss.Style, width int) []string {
+	s := o.Styles
+	corner := s.paint(rail, "╰") + " "
+	one := footer(e, width-2)
+	loc := Sanitize(e.Location)
+	if loc == "" || !strings.Contains(one, "…") {
+		return []string{corner + s.paint(s.Dim, one)}
+	}
+	saved := *e
+	saved.Location = ""
+	return []string{corner + s.paint(s.Dim, footer(&saved, width-2)), "  " + s.paint(s.Dim, truncateLeft(loc, width-2))}
+}
+
 // footer is "tool · call id · file:line" in width cells; when it does not fit
-// the location is kept whole (it is what a reader copies) and the rest is cut.
+// the location is kept whole and the rest is cut.
 func footer(e *Entry, width int) string {
 	var meta []string
 	for _, m := range []string{e.Tool, e.CallID} {
@@ -182,7 +197,7 @@ func (o Options) card(e *Entry, width int) []string {
 		rows = append(rows, s.paint(rail, "├╴"))
 	}
 	add(resultLines)
-	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, footer(e, width-2)))
+	rows = append(rows, o.footerRows(e, rail, width)...)
 	return rows
 }
 
@@ -358,7 +373,7 @@ func RenderRaw(e *Entry, o Options) string {
 			}
 		}
 	}
-	rows = append(rows, s.paint(rail, "╰")+" "+s.paint(s.Dim, footer(e, width-2)))
+	rows = append(rows, o.footerRows(e, rail, width)...)
 	return strings.Join(rows, "\n") + "\n"
 }
 
