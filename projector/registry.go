@@ -3,6 +3,7 @@ package projector
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Family builds the tools of one upstream plugin from the configuration.
@@ -17,6 +18,11 @@ type Registry struct {
 	Config   Config
 	tools    map[string]*Tool
 	matchers []Matcher
+
+	// dynamic caches matcher results (nil = no match) so a dynamic tool is
+	// compiled once and lookups are safe from parallel replay workers.
+	mu      sync.Mutex
+	dynamic map[string]*Tool
 }
 
 // NewRegistry builds a registry from families; a duplicate name is an error.
@@ -50,22 +56,38 @@ func (r *Registry) Add(t *Tool) error {
 // AddMatcher registers a resolver for dynamic names.
 func (r *Registry) AddMatcher(m Matcher) { r.matchers = append(r.matchers, m) }
 
-// Lookup finds the definition for a recorded tool name, or nil.
+// Lookup finds the definition for a recorded tool name, or nil. It is safe
+// for concurrent use once the registry is built (Add and AddMatcher are
+// build-time only).
 func (r *Registry) Lookup(name string) *Tool {
 	if t, ok := r.tools[name]; ok {
 		return t
 	}
+	if len(r.matchers) == 0 {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.dynamic[name]; ok {
+		return t
+	}
+	var found *Tool
 	for _, m := range r.matchers {
 		if t := m(name); t != nil {
 			if t.compiled == nil {
 				if err := t.compile(); err != nil {
-					return nil
+					continue
 				}
 			}
-			return t
+			found = t
+			break
 		}
 	}
-	return nil
+	if r.dynamic == nil {
+		r.dynamic = map[string]*Tool{}
+	}
+	r.dynamic[name] = found
+	return found
 }
 
 // Tools lists the static definitions by name.
