@@ -190,7 +190,7 @@ func (v *callRun) projectors() {
 	// render
 	content, err := t.RunRender(v.args, c.Value)
 	v.renderRun = true
-	v.first.content = encodeOut(content, err)
+	v.fingerprint(&v.first.content, content, err)
 	if err != nil {
 		v.add(failed(RenderFailed, "render", err))
 	} else {
@@ -217,7 +217,7 @@ func (v *callRun) projectors() {
 	}
 	v.metaRun = true
 	v.checked("meta")
-	v.first.meta = encodeOut(meta, err)
+	v.fingerprint(&v.first.meta, meta, err)
 	switch {
 	case err != nil:
 		v.add(failed(MetaFailed, "presentationMeta", err))
@@ -318,7 +318,7 @@ func (v *callRun) presenters(o *outputs) {
 			v.checked("presentCall")
 		}
 		view, err := t.CallView(c.Arguments)
-		o.callView = encodeOut(view, err)
+		v.fingerprint(&o.callView, view, err)
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentCall", err))
 		}
@@ -328,7 +328,7 @@ func (v *callRun) presenters(o *outputs) {
 			v.checked("presentResult")
 		}
 		view, err := t.ResultView(c.Arguments, projector.Result{Content: c.Content, IsError: c.IsError, Meta: c.Meta})
-		o.resultView = encodeOut(view, err)
+		v.fingerprint(&o.resultView, view, err)
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentResult", err))
 		}
@@ -341,6 +341,14 @@ func presenterFailed(name string, err error) Finding {
 		msg = name + " panicked: " + f.Message
 	}
 	return Finding{Class: PresenterFailed, Sev: Failure, Projector: name, Message: firstLine(msg)}
+}
+
+// fingerprint records an output for the shake comparison (only in shake
+// mode: encoding every output would cost the ordinary run).
+func (v *callRun) fingerprint(dst *string, out jsonv.Value, err error) {
+	if v.e.opts.Shake > 0 {
+		*dst = encodeOut(out, err)
+	}
 }
 
 // encodeOut is a byte-exact fingerprint of one output (key order counts:

@@ -1,0 +1,64 @@
+package replay
+
+import (
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+)
+
+// benchCall is a realistic read call with value, content and meta computed
+// through the port.
+func benchCall(b *testing.B) (*Engine, *logformat.Call) {
+	reg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tool := reg.Lookup("read")
+	if tool == nil || tool.Output == nil {
+		b.Skip("no read port")
+	}
+	var lines []jsonv.Value
+	for i := 1; i <= 200; i++ {
+		lines = append(lines, jsonv.Obj(jsonv.M("number", jsonv.Int(i)), jsonv.M("text", jsonv.Str("\tfunc example() { return someValue + anotherValue } // line"))))
+	}
+	args := jsonv.MustParse(`{"file_path":"main.go"}`)
+	value := jsonv.Obj(jsonv.M("path", jsonv.Str("/abs/main.go")), jsonv.M("offset", jsonv.Int(1)),
+		jsonv.M("lines", jsonv.Arr(lines...)), jsonv.M("totalLines", jsonv.Int(200)))
+	content, err := tool.RunRender(args, value)
+	if err != nil {
+		b.Fatal(err)
+	}
+	meta, _, err := tool.RunPresentationMeta(args, value)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &logformat.Call{File: "bench.jsonl", Line: 1, CallID: "c", Name: "read", RawArguments: jsonv.Stringify(args),
+		Arguments: args, Started: true, HasResult: true, Content: content, Meta: meta, Value: value}
+	return NewEngine(reg, Options{}), c
+}
+
+// BenchmarkVerifyCall: one call through schema validation, render, compare,
+// presentationMeta, compare and both presenters.
+func BenchmarkVerifyCall(b *testing.B) {
+	e, c := benchCall(b)
+	if rs := e.VerifyCall(c); rs[0].Status != Verified {
+		b.Fatalf("bench call does not verify: %+v", rs[0].Findings)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.VerifyCall(c)
+	}
+}
+
+// BenchmarkVerifyCallNoValue: a log without values (presenters only).
+func BenchmarkVerifyCallNoValue(b *testing.B) {
+	e, c := benchCall(b)
+	c.Value = jsonv.Value{}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.VerifyCall(c)
+	}
+}
