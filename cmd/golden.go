@@ -1,0 +1,916 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+func init() { register(newGoldenCmd) }
+
+// Golden kinds: what a golden file is.
+const (
+	kindLog       = "log"
+	kindCardsText = "cards"
+	kindCardsJSON = "cards-json"
+)
+
+type goldenOptions struct {
+	config    string
+	noSidecar bool
+	out       string
+	force     bool
+	dryRun    bool
+	review    bool
+	noReview  bool
+	prune     bool
+	maxLines  int
+
+	// review filters
+	logs, tools, calls []string
+}
+
+func newGoldenCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "golden",
+		Short: "Regenerate and review goldens: re-record content/meta of test logs, card goldens for show",
+		Long: `golden keeps test logs and their card goldens in step with the projectors.
+
+  update PATH...   re-record content and meta of every call that carries a
+                   value, in place and atomically, and write the card goldens
+                   (<log base>.cards.txt: show at width 100 without colour;
+                   <log base>.cards.ndjson: show --json). On a terminal the
+                   changes go to pending .new files for review; elsewhere (or
+                   with --no-review) they are written in place.
+  check PATH...    compare without writing: exit 1 on drift, on stale card
+                   goldens (their log is gone) and on pending .new files.
+  diff [PATH...]   show the pending changes.
+  accept [PATH...] move pending .new files into place.
+  reject [PATH...] delete pending .new files.
+
+A log and its two card goldens are reviewed together: --log, --tool and --call
+pick the logs whose pending changes match (diff shows only the matching calls).
+
+Writing refuses to run when CI is set unless --force. Exit codes: 0 ok,
+1 drift (check) or calls that could not be re-recorded (update), 2 usage
+error, 3 a log could not be read or a file could not be written.`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErr("unknown golden subcommand %q (want update, check, diff, accept or reject)", args[0])
+			}
+			return usageErr("golden needs a subcommand: update, check, diff, accept or reject")
+		},
+		RunE: func(*cobra.Command, []string) error { return nil },
+	}
+	c.AddCommand(newGoldenUpdateCmd(), newGoldenCheckCmd(), newGoldenDiffCmd(),
+		newGoldenReviewCmd("accept"), newGoldenReviewCmd("reject"))
+	return c
+}
+
+func addCommonFlags(c *cobra.Command, o *goldenOptions) {
+	f := c.Flags()
+	f.StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
+	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
+	f.StringVar(&o.out, "out", "", "keep goldens (and re-recorded log copies) under `DIR`, mirroring the logs' relative paths")
+}
+
+func needPaths(name string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErr("golden %s needs at least one PATH (a log or a directory)", name)
+		}
+		for _, a := range args {
+			if a == "-" {
+				return usageErr("golden %s works on files: stdin (-) cannot be re-recorded", name)
+			}
+		}
+		return nil
+	}
+}
+
+func newGoldenUpdateCmd() *cobra.Command {
+	o := &goldenOptions{}
+	c := &cobra.Command{
+		Use:   "update PATH...",
+		Short: "Re-record content/meta of logs with values and write card goldens",
+		Long: `update re-runs render and presentationMeta on every call that carries a
+canonical value and re-records the log's content and meta in place: only the
+byte spans of those fields change (meta is inserted or removed as needed),
+every other line stays byte-identical, and a .jsonl.zstd log stays chained
+zstd (frames without an edited line are copied verbatim). Calls marked
+contentReplaced keep their content (their meta is still re-recorded); Code
+Mode sub-calls never get meta. Then the card goldens are written.
+
+Writes are atomic (temporary file in the same directory, fsync, rename,
+directory fsync). On a terminal the changes go to pending .new files; review
+them with golden diff / accept / reject. Off a terminal, or with --no-review,
+they are written in place. --dry-run only says what would change.`,
+		Example: `  dsh-replay golden update testdata/golden
+  dsh-replay golden update --no-review --prune testdata/
+  dsh-replay golden update --out /tmp/goldens testdata/golden/session.jsonl`,
+		Args: needPaths("update"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runGoldenUpdate(c, o, args)
+		},
+	}
+	addCommonFlags(c, o)
+	f := c.Flags()
+	f.BoolVar(&o.dryRun, "dry-run", false, "write nothing; say what would change")
+	f.BoolVar(&o.review, "review", false, "write changes to pending .new files even off a terminal")
+	f.BoolVar(&o.noReview, "no-review", false, "write changes in place even on a terminal")
+	f.BoolVar(&o.force, "force", false, "write even when CI is set")
+	f.BoolVar(&o.prune, "prune", false, "delete stale card goldens (whose log is gone) after a complete run")
+	return c
+}
+
+func newGoldenCheckCmd() *cobra.Command {
+	o := &goldenOptions{}
+	c := &cobra.Command{
+		Use:   "check PATH...",
+		Short: "Compare logs and card goldens with the projectors without writing (exit 1 on drift)",
+		Long: `check computes what update would write and compares: a log whose
+content or meta would be re-recorded, a card golden that is missing or
+differs, a stale card golden whose log is gone (only named after a complete
+run over directories), a pending .new file or a temporary file left behind
+are all drift (exit 1). Every failure prints the command that regenerates.`,
+		Args: needPaths("check"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runGoldenCheck(c, o, args)
+		},
+	}
+	addCommonFlags(c, o)
+	c.Flags().IntVar(&o.maxLines, "max-lines", replay.DiffLimit, "cap each diff at `N` lines (0: no diffs)")
+	return c
+}
+
+// goldenRun is the state shared by the golden subcommands.
+type goldenRun struct {
+	o              *goldenOptions
+	reg            *projector.Registry
+	eng            *replay.Engine
+	stdout, stderr io.Writer
+	cwd            string
+}
+
+func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*goldenRun, error) {
+	g := &goldenRun{o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
+	var err error
+	if g.cwd, err = os.Getwd(); err != nil {
+		return nil, &ExitError{Code: ExitCannot, Err: err}
+	}
+	if o.out != "" {
+		if o.out, err = filepath.Abs(o.out); err != nil {
+			return nil, usageErr("--out: %v", err)
+		}
+	}
+	if needRegistry {
+		cfg, err := projector.LoadConfig(o.config)
+		if err != nil {
+			return nil, usageErr("--config: %v", err)
+		}
+		if g.reg, err = builtin.Registry(cfg); err != nil {
+			return nil, &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+		}
+		g.eng = replay.NewEngine(g.reg, replay.Options{})
+	}
+	return g, nil
+}
+
+// refuseInCI is the safety net: a CI job must never write goldens.
+func refuseInCI(o *goldenOptions, what string) error {
+	if os.Getenv("CI") != "" && !o.force {
+		return usageErr("refusing to %s: CI is set (CI jobs run `dsh-replay golden check`; pass --force to write anyway)", what)
+	}
+	return nil
+}
+
+// rel is path relative to the working directory, or (outside it) the
+// absolute path without its root, for mirroring under --out.
+func (g *goldenRun) rel(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if r, err := filepath.Rel(g.cwd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return r
+	}
+	return strings.TrimLeft(strings.TrimPrefix(abs, filepath.VolumeName(abs)), `/\`)
+}
+
+// place is where the golden of a source-tree path lives.
+func (g *goldenRun) place(path string) string {
+	if g.o.out == "" {
+		return path
+	}
+	return filepath.Join(g.o.out, g.rel(path))
+}
+
+// callChange is one call whose content or meta update re-records.
+type callChange struct {
+	callID, tool string
+	line         int
+	subCall      bool
+	content      bool
+	oldContent   jsonv.Value
+	newContent   jsonv.Value
+	meta         bool
+	oldMeta      jsonv.Value
+	newMeta      jsonv.Value
+}
+
+func (c *callChange) what() string {
+	var parts []string
+	if c.content {
+		parts = append(parts, "content")
+	}
+	if c.meta {
+		switch {
+		case c.newMeta.IsUndefined():
+			parts = append(parts, "meta removed")
+		case c.oldMeta.IsUndefined():
+			parts = append(parts, "meta added")
+		default:
+			parts = append(parts, "meta")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// problem is a call whose fields cannot be re-recorded.
+type problem struct {
+	callID, tool string
+	line         int
+	fail         bool // a failure (exit 1); else a warning
+	msg          string
+}
+
+// goldenFile is one golden a log owns: the log itself or a card golden.
+type goldenFile struct {
+	kind   string
+	path   string // where it lives (under --out when set)
+	want   []byte
+	cards  *cardsGolden // card goldens: compared up to the header's version
+	have   []byte
+	exists bool
+	same   bool
+}
+
+// logPlan is what update would do to one log.
+type logPlan struct {
+	log      string
+	changes  []callChange
+	problems []problem
+	files    []*goldenFile
+	readErr  error // the log could not be read or rewritten (exit 3)
+}
+
+// reRecord decides the new content and meta of one call.
+func (g *goldenRun) reRecord(c *logformat.Call, p *logPlan) {
+	if !c.HasResult || c.IsError || c.Value.IsUndefined() {
+		return
+	}
+	pr := func(fail bool, format string, args ...any) {
+		p.problems = append(p.problems, problem{callID: c.CallID, tool: c.Name, line: c.Line, fail: fail, msg: fmt.Sprintf(format, args...)})
+	}
+	tool := g.reg.Lookup(c.Name)
+	if tool == nil || tool.Output == nil {
+		pr(false, "no Go port of tool %q: not re-recorded", c.Name)
+		return
+	}
+	if vs := tool.ValidateValue(c.Value); len(vs) > 0 {
+		pr(true, "the recorded value violates the output schema (%s): not re-recorded", vs[0].Message)
+		return
+	}
+	args := replay.ExecArgs(c)
+	ch := callChange{callID: c.CallID, tool: c.Name, line: c.Line, subCall: c.IsSubCall,
+		oldContent: c.Content, oldMeta: c.Meta}
+	if !c.ContentReplaced {
+		// Never re-render a replaced content: a policy wrote it, not render.
+		content, err := tool.RunRender(args, c.Value)
+		if err != nil {
+			pr(true, "render failed: %s", firstLine(err.Error()))
+			return // upstream never runs presentationMeta after a failed render
+		}
+		if want := g.eng.RecordedContent(c, content); !replay.Same(c.Content, want) {
+			ch.content, ch.newContent = true, want
+		}
+	}
+	if c.IsSubCall {
+		// Sub-calls never get meta.
+		if c.Meta.IsDefined() {
+			ch.meta = true
+		}
+	} else {
+		meta, declared, err := tool.RunPresentationMeta(args, c.Value)
+		switch {
+		case err != nil:
+			pr(true, "presentationMeta failed: %s", firstLine(err.Error()))
+		case !declared:
+			ch.meta = c.Meta.IsDefined()
+		case c.Meta.IsUndefined() || !replay.Same(c.Meta, meta):
+			ch.meta, ch.newMeta = true, meta
+		}
+	}
+	if ch.content || ch.meta {
+		p.changes = append(p.changes, ch)
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// plan computes the re-recorded log and card goldens of one log and reads
+// what is on disk now.
+func (g *goldenRun) plan(path string) *logPlan {
+	p := &logPlan{log: path}
+	collect := func(c *logformat.Call) error {
+		g.reRecord(c, p)
+		for _, s := range c.SubCalls {
+			g.reRecord(s, p)
+		}
+		return nil
+	}
+	if _, err := logformat.ReadCalls(path, logformat.Options{NoSidecar: g.o.noSidecar}, collect); err != nil {
+		p.readErr = err
+		return p
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		p.readErr = err
+		return p
+	}
+	edits := make([]logformat.Edit, len(p.changes))
+	for i, ch := range p.changes {
+		edits[i] = logformat.Edit{Line: ch.line, CallID: ch.callID, SubCall: ch.subCall, SetMeta: ch.meta, Meta: ch.newMeta}
+		if ch.content {
+			edits[i].Content = ch.newContent
+		}
+	}
+	data, err := logformat.Rewrite(path, old, edits)
+	if err != nil {
+		p.readErr = err
+		return p
+	}
+	// The log: in place, or a re-recorded copy under --out.
+	lf := &goldenFile{kind: kindLog, path: g.place(path), want: data}
+	if g.o.out == "" || len(p.changes) > 0 || fileExists(lf.path) {
+		p.files = append(p.files, lf)
+	}
+	text, js, err := cardsFor(g.reg, path, data)
+	if err != nil {
+		p.readErr = fmt.Errorf("rendering the cards of the re-recorded log: %w", err)
+		return p
+	}
+	base := g.place(logBase(path))
+	p.files = append(p.files,
+		&goldenFile{kind: kindCardsText, path: base + cardsTextExt, want: text.bytes(), cards: text},
+		&goldenFile{kind: kindCardsJSON, path: base + cardsJSONExt, want: js.bytes(), cards: js})
+	for _, f := range p.files {
+		f.have, err = os.ReadFile(f.path)
+		f.exists = err == nil
+		switch {
+		case !f.exists && f.kind == kindLog:
+			// Under --out without a copy yet: the copy is due only when the
+			// log changes.
+			f.have, f.same = old, len(p.changes) == 0
+		case !f.exists:
+		case f.cards != nil:
+			f.same = f.cards.matches(f.have)
+		default:
+			f.same = bytes.Equal(f.have, f.want)
+		}
+	}
+	return p
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// mode is how update writes.
+type mode int
+
+const (
+	modeWrite mode = iota
+	modeReview
+	modeDry
+)
+
+func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
+	if o.review && o.noReview {
+		return usageErr("--review and --no-review cannot be combined")
+	}
+	m := modeWrite
+	switch {
+	case o.dryRun:
+		m = modeDry
+	case o.review:
+		m = modeReview
+	case o.noReview:
+	case stdoutTerminal(c.OutOrStdout()).isTTY:
+		m = modeReview
+	}
+	if m != modeDry {
+		if err := refuseInCI(o, "write goldens"); err != nil {
+			return err
+		}
+	}
+	g, err := newGoldenRun(c, o, true)
+	if err != nil {
+		return err
+	}
+	paths, err := goldenPaths(args)
+	if err != nil {
+		return err
+	}
+	if err := checkCollisions(paths); err != nil {
+		return &ExitError{Code: ExitCannot, Err: err}
+	}
+	code := ExitOK
+	worse := func(c int) {
+		if c > code {
+			code = c
+		}
+	}
+	var updated, pending, unchanged int
+	for _, path := range paths {
+		p := g.plan(path)
+		if p.readErr != nil {
+			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
+			worse(ExitCannot)
+			continue
+		}
+		for _, pr := range p.problems {
+			fmt.Fprintf(g.stderr, "dsh-replay: %s: call %s (%s): %s\n", where(path, pr.line), pr.callID, pr.tool, pr.msg)
+			if pr.fail {
+				worse(ExitDivergence)
+			}
+		}
+		changed := false
+		for _, f := range p.files {
+			pend := f.path + pendingExt
+			if f.same {
+				// Nothing to change; a pending copy is now moot.
+				if m != modeDry && fileExists(pend) {
+					if err := os.Remove(pend); err != nil {
+						fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
+						worse(ExitCannot)
+					}
+				}
+				continue
+			}
+			changed = true
+			desc := g.describe(f, p)
+			switch m {
+			case modeDry:
+				fmt.Fprintf(g.stdout, "would %s %s%s\n", verb(f), f.path, desc)
+			case modeReview:
+				if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
+					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", pend, err)
+					worse(ExitCannot)
+					continue
+				}
+				fmt.Fprintf(g.stdout, "pending %s%s\n", pend, desc)
+			default:
+				if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+					fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
+					worse(ExitCannot)
+					continue
+				}
+				if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
+					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", f.path, err)
+					worse(ExitCannot)
+					continue
+				}
+				if fileExists(pend) {
+					os.Remove(pend)
+				}
+				fmt.Fprintf(g.stdout, "%s %s%s\n", pastVerb(f), f.path, desc)
+			}
+		}
+		switch {
+		case !changed:
+			unchanged++
+		case m == modeReview:
+			pending++
+		default:
+			updated++
+		}
+	}
+	stale, complete := g.staleGoldens(args, paths)
+	for _, s := range stale {
+		switch {
+		case !complete:
+		case m == modeDry && o.prune:
+			fmt.Fprintf(g.stdout, "would delete stale golden %s\n", s)
+		case o.prune && m != modeDry:
+			if err := os.Remove(s); err != nil {
+				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
+				worse(ExitCannot)
+			} else {
+				fmt.Fprintf(g.stdout, "deleted stale golden %s\n", s)
+			}
+		default:
+			fmt.Fprintf(g.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", s)
+		}
+	}
+	word := map[mode]string{modeWrite: "updated", modeReview: "with pending changes", modeDry: "would change"}[m]
+	n := updated
+	if m == modeReview {
+		n = pending
+	}
+	fmt.Fprintf(g.stdout, "golden: %d %s, %d %s, %d unchanged\n", len(paths), plural(len(paths), "log", "logs"), n, word, unchanged)
+	if m == modeReview && pending > 0 {
+		fmt.Fprintf(g.stdout, "review with: %s\n", g.command("diff", args))
+	}
+	if !complete {
+		fmt.Fprintln(g.stdout, "stale goldens not looked for: only directories are complete runs")
+	}
+	if code != ExitOK {
+		return &ExitError{Code: code}
+	}
+	return nil
+}
+
+func verb(f *goldenFile) string {
+	if !f.exists {
+		return "write"
+	}
+	return "update"
+}
+
+func pastVerb(f *goldenFile) string {
+	if !f.exists {
+		return "wrote"
+	}
+	return "updated"
+}
+
+// describe says what changed in a golden, for one line of output.
+func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
+	switch {
+	case f.kind == kindLog && len(p.changes) > 0:
+		parts := make([]string, 0, len(p.changes))
+		for i, ch := range p.changes {
+			if i == 5 {
+				parts = append(parts, fmt.Sprintf("… %d more", len(p.changes)-5))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s %s", ch.callID, ch.what()))
+		}
+		return fmt.Sprintf(": %d %s re-recorded (%s)", len(p.changes), plural(len(p.changes), "call", "calls"), strings.Join(parts, "; "))
+	case !f.exists:
+		return " (new)"
+	case f.cards != nil && parseHeader(f.kind, f.have).format != goldenFormat:
+		return fmt.Sprintf(" (golden format %d → %d)", parseHeader(f.kind, f.have).format, goldenFormat)
+	}
+	return ""
+}
+
+// goldenPaths expands the arguments into logs; a values sidecar named
+// explicitly (a shell glob catches them) is not a log.
+func goldenPaths(args []string) ([]string, error) {
+	paths, err := logformat.ExpandPaths(args)
+	if err != nil {
+		return nil, &ExitError{Code: ExitCannot, Err: err}
+	}
+	out := paths[:0]
+	for _, p := range paths {
+		if !logformat.IsSidecar(p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// checkCollisions refuses two logs that would share card goldens
+// (session.jsonl next to session.jsonl.zstd).
+func checkCollisions(paths []string) error {
+	seen := map[string]string{}
+	for _, p := range paths {
+		b := logBase(p)
+		if q, ok := seen[b]; ok {
+			return fmt.Errorf("%s and %s would share the card goldens %s%s: rename one", q, p, b, cardsTextExt)
+		}
+		seen[b] = p
+	}
+	return nil
+}
+
+// staleGoldens lists the card goldens (under the directories among args,
+// or their --out mirrors) whose log no longer exists. complete is false when
+// an argument is a file: the run then does not cover a whole tree.
+func (g *goldenRun) staleGoldens(args, paths []string) (stale []string, complete bool) {
+	complete = true
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			complete = false
+			continue
+		}
+		root := g.place(a)
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			name := d.Name()
+			var base string
+			switch {
+			case strings.HasSuffix(name, cardsTextExt):
+				base = strings.TrimSuffix(p, cardsTextExt)
+			case strings.HasSuffix(name, cardsJSONExt):
+				base = strings.TrimSuffix(p, cardsJSONExt)
+			default:
+				return nil
+			}
+			if !g.logExists(base) {
+				stale = append(stale, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(stale)
+	return stale, complete
+}
+
+// logExists: a log for the golden base (under --out: the source-tree log or
+// its re-recorded copy).
+func (g *goldenRun) logExists(base string) bool {
+	cands := []string{base}
+	if g.o.out != "" {
+		if r, err := filepath.Rel(g.o.out, base); err == nil && !strings.HasPrefix(r, "..") {
+			cands = append(cands, filepath.Join(g.cwd, r))
+		}
+	}
+	for _, b := range cands {
+		if fileExists(b+".jsonl") || fileExists(b+".jsonl.zstd") {
+			return true
+		}
+	}
+	return false
+}
+
+// command is the exact dsh-replay command line for a golden subcommand on
+// paths, with the flags that change its outcome.
+func (g *goldenRun) command(sub string, paths []string, extra ...string) string {
+	parts := []string{"dsh-replay", "golden", sub}
+	parts = append(parts, extra...)
+	if g.o.out != "" {
+		parts = append(parts, "--out", shellQuote(g.o.out))
+	}
+	if sub == "update" || sub == "check" {
+		if g.o.config != "" {
+			parts = append(parts, "--config", shellQuote(g.o.config))
+		}
+		if g.o.noSidecar {
+			parts = append(parts, "--no-sidecar")
+		}
+	}
+	for _, p := range paths {
+		parts = append(parts, shellQuote(p))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
+	if o.maxLines < 0 {
+		return usageErr("--max-lines must be >= 0")
+	}
+	g, err := newGoldenRun(c, o, true)
+	if err != nil {
+		return err
+	}
+	paths, err := goldenPaths(args)
+	if err != nil {
+		return err
+	}
+	if err := checkCollisions(paths); err != nil {
+		return &ExitError{Code: ExitCannot, Err: err}
+	}
+	code := ExitOK
+	worse := func(c int) {
+		if c > code {
+			code = c
+		}
+	}
+	var drifted []string
+	out := g.stdout
+	for _, path := range paths {
+		p := g.plan(path)
+		if p.readErr != nil {
+			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
+			worse(ExitCannot)
+			continue
+		}
+		bad := false
+		for _, pr := range p.problems {
+			if pr.fail {
+				// update cannot fix these: the value or the projector must change.
+				fmt.Fprintf(out, "FAIL %s: call %s (%s): %s\n", where(path, pr.line), pr.callID, pr.tool, pr.msg)
+				worse(ExitDivergence)
+			}
+		}
+		for _, f := range p.files {
+			if f.same {
+				continue
+			}
+			bad = true
+			switch {
+			case f.kind == kindLog:
+				fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", f.path, len(p.changes), plural(len(p.changes), "call", "calls"))
+				for i := range p.changes {
+					g.writeCallChange(out, path, &p.changes[i])
+				}
+			case !f.exists:
+				fmt.Fprintf(out, "MISSING %s: no card golden\n", f.path)
+			case parseHeader(f.kind, f.have).format != goldenFormat:
+				h := parseHeader(f.kind, f.have)
+				if h.ok {
+					fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", f.path, h.format, goldenFormat)
+				} else {
+					fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", f.path)
+				}
+			default:
+				fmt.Fprintf(out, "DRIFT %s: the cards differ\n", f.path)
+				writeDiff(out, string(f.have), string(f.want), o.maxLines)
+			}
+		}
+		if bad {
+			drifted = append(drifted, path)
+			worse(ExitDivergence)
+		}
+	}
+	// Pending and temporary files left behind, then stale goldens.
+	left := g.leftovers(args, paths)
+	for _, l := range left {
+		if strings.HasPrefix(filepath.Base(l), logformat.TempPrefix) {
+			fmt.Fprintf(out, "LEFTOVER %s: a temporary file of an interrupted write (delete it)\n", l)
+		} else {
+			fmt.Fprintf(out, "PENDING %s: review it (%s), then accept or reject it\n", l, g.command("diff", nil))
+		}
+		worse(ExitDivergence)
+	}
+	stale, complete := g.staleGoldens(args, paths)
+	for _, s := range stale {
+		fmt.Fprintf(out, "STALE %s: its log is gone\n", s)
+		worse(ExitDivergence)
+	}
+	if len(drifted) > 0 {
+		regen := drifted
+		if len(drifted) > 5 && len(drifted) == len(paths) {
+			regen = args
+		}
+		fmt.Fprintf(out, "to regenerate: %s\n", g.command("update", regen))
+	}
+	if len(stale) > 0 {
+		fmt.Fprintf(out, "to delete stale goldens: %s\n", g.command("update", args, "--prune"))
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(out, "to settle pending files: %s  (or %s)\n", g.command("accept", nil), g.command("reject", nil))
+	}
+	status := "ok"
+	if code != ExitOK {
+		status = "FAILED"
+	}
+	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d stale, %d pending\n", status, len(paths), plural(len(paths), "log", "logs"), len(drifted), len(stale), len(left))
+	if !complete {
+		fmt.Fprintln(out, "stale goldens not looked for under file arguments: only directories are complete runs")
+	}
+	if code != ExitOK {
+		return &ExitError{Code: code}
+	}
+	return nil
+}
+
+// leftovers lists pending .new files and temporary files of interrupted
+// writes that belong to the logs and directories of a run.
+func (g *goldenRun) leftovers(args, paths []string) []string {
+	set := map[string]bool{}
+	isOurs := func(name string) bool {
+		if strings.HasPrefix(name, logformat.TempPrefix) {
+			return true
+		}
+		t, ok := strings.CutSuffix(name, pendingExt)
+		return ok && (strings.HasSuffix(t, ".jsonl") || strings.HasSuffix(t, ".jsonl.zstd") ||
+			strings.HasSuffix(t, cardsTextExt) || strings.HasSuffix(t, cardsJSONExt))
+	}
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil && st.IsDir() {
+			filepath.WalkDir(g.place(a), func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && isOurs(d.Name()) {
+					set[p] = true
+				}
+				return nil
+			})
+		}
+	}
+	for _, p := range paths {
+		base := g.place(logBase(p))
+		for _, f := range []string{g.place(p), base + cardsTextExt, base + cardsJSONExt} {
+			if fileExists(f + pendingExt) {
+				set[f+pendingExt] = true
+			}
+		}
+		dir := filepath.Dir(g.place(p))
+		if ents, err := os.ReadDir(dir); err == nil {
+			for _, e := range ents {
+				n := e.Name()
+				if strings.HasPrefix(n, logformat.TempPrefix) && strings.Contains(n, filepath.Base(base)) {
+					set[filepath.Join(dir, n)] = true
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writeCallChange prints what re-recording one call changes.
+func (g *goldenRun) writeCallChange(w io.Writer, log string, ch *callChange) {
+	sub := ""
+	if ch.subCall {
+		sub = " sub-call"
+	}
+	fmt.Fprintf(w, "  %s:%s call %s (%s): %s\n", log, itoa(ch.line)+sub, ch.callID, ch.tool, ch.what())
+	if g.o.maxLines == 0 {
+		return
+	}
+	if ch.content {
+		a, b := contentText(ch.oldContent), contentText(ch.newContent)
+		writeDiff(w, a, b, g.o.maxLines)
+	}
+	if ch.meta {
+		writeDiff(w, metaText(ch.oldMeta), metaText(ch.newMeta), g.o.maxLines)
+	}
+}
+
+func itoa(i int) string { return fmt.Sprint(i) }
+
+// contentText is content as a diff shows it: the text of text-only blocks,
+// else the blocks as indented JSON.
+func contentText(v jsonv.Value) string {
+	if v.IsArray() {
+		var b strings.Builder
+		ok := true
+		for _, blk := range v.Elems() {
+			if blk.Get("type").Str() != "text" || !blk.Get("text").IsString() {
+				ok = false
+				break
+			}
+			b.WriteString(blk.Get("text").Str())
+		}
+		if ok {
+			return b.String()
+		}
+	}
+	return metaText(v)
+}
+
+func metaText(v jsonv.Value) string {
+	if v.IsUndefined() {
+		return "(absent)"
+	}
+	return jsonv.StringifyIndent(v, "  ")
+}
+
+// writeDiff prints a capped line diff (- old, + new) with visible whitespace.
+func writeDiff(w io.Writer, old, new string, limit int) {
+	if limit <= 0 {
+		return
+	}
+	for _, l := range replay.TextDiff(old, new, limit) {
+		fmt.Fprintf(w, "    %s\n", l)
+	}
+}
