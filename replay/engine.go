@@ -332,6 +332,17 @@ func (v *callRun) presenters(o *outputs) {
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentResult", err))
 		}
+		// A pruned replacement copy of the result gets its own result view
+		// from the host (same meta, smaller content).
+		if o == &v.first {
+			for _, pv := range c.Views {
+				if _, err := t.ResultView(c.Arguments, projector.Result{Content: pv.Content, IsError: c.IsError, Meta: c.Meta}); err != nil {
+					f := presenterFailed("presentResult", err)
+					f.Message = fmt.Sprintf("on the pruned copy at line %d: %s", pv.Line, f.Message)
+					v.add(f)
+				}
+			}
+		}
 	}
 }
 

@@ -43,6 +43,9 @@ func echoTool(name string) *projector.Tool {
 			return jsonv.Obj(jsonv.M("card", jsonv.Str("generic")), jsonv.M("title", args.Get("q")))
 		},
 		PresentResult: func(args jsonv.Value, r projector.Result) jsonv.Value {
+			if !r.Content.IsArray() {
+				panic("content is not an array")
+			}
 			return jsonv.Obj(jsonv.M("card", jsonv.Str("generic")))
 		},
 	}
@@ -129,6 +132,9 @@ func TestVerifyCall(t *testing.T) {
 		{name: "subcall-meta-no-value", c: call(``, text("hi"), `{"n":1}`), mutate: func(c *logformat.Call) { c.IsSubCall = true }, want: "meta-unexpected", status: Diverged},
 		{name: "subcall-clean", c: call(`{"text":"hi","n":1}`, text("hi"), ``), mutate: func(c *logformat.Call) { c.IsSubCall = true }, status: Verified},
 		{name: "error-result-no-projectors", c: call(``, text("Error: boom"), ``), mutate: func(c *logformat.Call) { c.IsError = true }, status: Verified},
+		{name: "pruned-view-presenter-panics", c: call(`{"text":"hi"}`, text("hi"), `null`), mutate: func(c *logformat.Call) {
+			c.Views = []logformat.ResultView{{Line: 9, Content: jsonv.Str("pruned")}}
+		}, want: "presenter-failed", status: Diverged},
 		{name: "bad-args-no-view", c: call(`{"text":"hi"}`, text("hi"), `null`), mutate: func(c *logformat.Call) {
 			c.RawArguments, c.Arguments, c.ArgumentsError = `{"q":`, jsonv.Value{}, "unexpected end"
 		}, status: Verified},

@@ -1,0 +1,162 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files")
+	}
+}
+
+// feed sends a synthetic run: log a.jsonl with 5 calls sharing one cause
+// and one distinct finding, log b.jsonl with 14 more errors (over the
+// GitHub cap), a warning and a clean call.
+func feed(s replay.Sink) {
+	crlf := replay.Finding{Class: replay.ContentMismatch, SubKind: replay.SubCRLFOnly, Sev: replay.Failure, Tool: "read",
+		Projector: "render", Pointer: "/0/text", Message: "render(args, value) differs from the recorded content at /0/text",
+		Diff: []string{"- a␍", "+ a"}}
+	s.BeginLog("a.jsonl")
+	for i := 1; i <= 5; i++ {
+		f := crlf
+		f.File, f.Line, f.CallID = "a.jsonl", i*10, fmt.Sprintf("call_%d", i)
+		s.Call(&replay.CallResult{File: "a.jsonl", Line: i * 10, CallID: f.CallID, Tool: "read", Status: replay.Diverged,
+			HasValue: true, Checked: []string{"content", "meta"}, Findings: []replay.Finding{f}})
+	}
+	s.Call(&replay.CallResult{File: "a.jsonl", Line: 60, CallID: "call_6", Tool: "grep", Status: replay.Diverged, HasValue: true,
+		Checked: []string{"content", "meta", "presentCall"}, Findings: []replay.Finding{{Class: replay.MetaMissing, Sev: replay.Failure,
+			File: "a.jsonl", Line: 60, CallID: "call_6", Tool: "grep", Projector: "presentationMeta",
+			Message: "presentationMeta produced an object but the log recorded no meta <&>"}}})
+	s.EndLog(&replay.LogResult{File: "a.jsonl"})
+	s.BeginLog("b,c:d.jsonl")
+	for i := 1; i <= 14; i++ {
+		s.Call(&replay.CallResult{File: "b,c:d.jsonl", Line: i, CallID: fmt.Sprintf("b_%d", i), Tool: "bash", Status: replay.Diverged,
+			Findings: []replay.Finding{{Class: replay.PresenterFailed, Sev: replay.Failure, File: "b,c:d.jsonl", Line: i,
+				CallID: fmt.Sprintf("b_%d", i), Tool: "bash", Projector: "presentResult", Message: fmt.Sprintf("presentResult panicked: 100%% bad %d", i%2)}}})
+	}
+	s.Call(&replay.CallResult{File: "b,c:d.jsonl", Line: 20, CallID: "u", Tool: "mystery", Status: replay.Unverified,
+		Findings: []replay.Finding{{Class: replay.NoProjector, Sev: replay.Warning, File: "b,c:d.jsonl", Line: 20, CallID: "u",
+			Tool: "mystery", Projector: "-", Message: `no Go port of tool "mystery": generic card, not verified`}}})
+	s.Call(&replay.CallResult{File: "b,c:d.jsonl", Line: 21, CallID: "ok", Tool: "bash", Status: replay.Verified,
+		Checked: []string{"presentCall", "presentResult"}})
+	s.EndLog(&replay.LogResult{File: "b,c:d.jsonl", Findings: []replay.Finding{{Class: replay.LogCorrupt, SubKind: "torn-tail",
+		Sev: replay.Warning, File: "b,c:d.jsonl", Line: 22, Projector: "log", Message: "torn tail after the last turn/end"}}})
+}
+
+func TestFormatsGolden(t *testing.T) {
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			var out bytes.Buffer
+			summary := ""
+			if format == "github" {
+				summary = filepath.Join(t.TempDir(), "summary.md")
+			}
+			s, err := New(format, &out, Options{Deterministic: true, StepSummary: summary})
+			if err != nil {
+				t.Fatal(err)
+			}
+			agg := NewAggregator(s)
+			feed(agg)
+			if err := agg.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if agg.ExitCode() != 1 {
+				t.Errorf("exit code %d", agg.ExitCode())
+			}
+			golden(t, format+".golden", out.String())
+			if summary != "" {
+				b, err := os.ReadFile(summary)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, "summary.md.golden", string(b))
+			}
+		})
+	}
+}
+
+func TestTextClusters(t *testing.T) {
+	var out bytes.Buffer
+	agg := NewAggregator(newText(&out, Options{Deterministic: true}))
+	feed(agg)
+	agg.Close()
+	got := out.String()
+	for _, want := range []string{
+		"5 calls, 1 cause: content-mismatch (crlf-only) · read · render",
+		"samples: a.jsonl:10 call_1, a.jsonl:20 call_2, a.jsonl:30 call_3, … (2 more)",
+		"7 calls, 1 cause: presenter-failed · bash · presentResult",
+		"a.jsonl:60 call_6 grep",
+		"FAIL a.jsonl (6 calls, 6 findings, 5 in clusters below)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}
+
+func TestGitHubCap(t *testing.T) {
+	var out bytes.Buffer
+	agg := NewAggregator(newGitHub(&out, Options{}))
+	feed(agg)
+	agg.Close()
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	n := map[string]int{}
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "::"); ok {
+			lv, _, _ := strings.Cut(rest, " ")
+			n[lv]++
+		}
+	}
+	if n["error"] != AnnotationsPerLevel || n["warning"] != 2 || n["notice"] != 1 {
+		t.Errorf("annotations per level = %v", n)
+	}
+	if !strings.Contains(out.String(), "10 errors more not annotated") {
+		t.Errorf("no overflow notice:\n%s", out.String())
+	}
+	// Properties are escaped: the log name has a comma and a colon.
+	if !strings.Contains(out.String(), "file=b%2Cc%3Ad.jsonl") || !strings.Contains(out.String(), "100%25 bad") {
+		t.Errorf("escaping:\n%s", out.String())
+	}
+}
+
+func TestEscape(t *testing.T) {
+	if got := attr("a\"<b>&\n\x01"); got != "a&quot;&lt;b&gt;&amp;&#xA;\uFFFD" {
+		t.Errorf("attr = %q", got)
+	}
+	if got := text("x\ny\r\x1b"); got != "x\ny&#xD;\uFFFD" {
+		t.Errorf("text = %q", got)
+	}
+	if got := escapeProp("a:b,c%\n"); got != "a%3Ab%2Cc%25%0A" {
+		t.Errorf("escapeProp = %q", got)
+	}
+	if got := stripANSI("\x1b[31mred\x1b[0m"); got != "red" {
+		t.Errorf("stripANSI = %q", got)
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (regenerate: go test ./cmd/report -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden (regenerate: go test ./cmd/report -update)\n--- got ---\n%s", name, got)
+	}
+}
