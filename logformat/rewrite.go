@@ -60,7 +60,10 @@ func Rewrite(name string, data []byte, edits []Edit) ([]byte, error) {
 	if isZstdMagic(data) {
 		return rewriteZstd(name, data, es)
 	}
-	out, _, err := rewriteText(name, data, es, 1, nil)
+	out, n, err := rewriteText(name, data, es, 1, nil)
+	if err == nil && n < len(es) {
+		return nil, &Error{File: name, Line: es[n].Line, Msg: "rewrite: no complete record on this line (past the end, or a torn final line)"}
+	}
 	return out, err
 }
 
