@@ -53,12 +53,23 @@ func (o Options) footerRows(e *Entry, rail lipgloss.Style, width int) []string {
 	corner := s.paint(rail, "╰") + " "
 	one := footer(e, width-2)
 	loc := Sanitize(e.Location)
-	if loc == "" || !strings.Contains(one, "…") {
+	if loc == "" || Width(one) >= Width(footerFull(e)) {
 		return []string{corner + s.paint(s.Dim, one)}
 	}
 	saved := *e
 	saved.Location = ""
 	return []string{corner + s.paint(s.Dim, footer(&saved, width-2)), "  " + s.paint(s.Dim, truncateLeft(loc, width-2))}
+}
+
+// footerFull is the footer uncut.
+func footerFull(e *Entry) string {
+	var parts []string
+	for _, m := range []string{e.Tool, e.CallID, e.Location} {
+		if m != "" {
+			parts = append(parts, Sanitize(m))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // footer is "tool · call id · file:line" in width cells; when it does not fit
