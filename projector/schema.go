@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/kaptinlin/jsonschema"
 
@@ -309,8 +310,21 @@ func (t *Tool) schemas() *compiledSchemas {
 	return t.compiled
 }
 
+// useKaptinlin selects the fast-path verdict: kaptinlin plus the lossless
+// rule (the default), or the upstream walk alone.
+var useKaptinlin atomic.Bool
+
+func init() { useKaptinlin.Store(true) }
+
+// UseKaptinlin switches kaptinlin's verdict on or off for every validation
+// in the process. Off, the upstream walk alone decides: it is a port of
+// upstream's validator (the arbiter in either mode) and allocates nothing
+// for a valid value, while kaptinlin costs tens of allocations per value
+// node; the verdicts agree (FuzzValidate checks it).
+func UseKaptinlin(on bool) { useKaptinlin.Store(on) }
+
 func validate(n *schemaNode, ks *jsonschema.Schema, v jsonv.Value, root string) []Violation {
-	if KaptinlinValid(ks, v) && IsLossless(v) {
+	if useKaptinlin.Load() && KaptinlinValid(ks, v) && IsLossless(v) {
 		return nil
 	}
 	var out []Violation
@@ -347,7 +361,7 @@ func ToAny(v jsonv.Value) any {
 		}
 		return v.Num()
 	case jsonv.String:
-		return v.Str()
+		return kstring(v.Str())
 	case jsonv.Array:
 		out := make([]any, 0, v.Len())
 		for _, e := range v.Elems() {
@@ -367,6 +381,15 @@ func ToAny(v jsonv.Value) any {
 	}
 	return nil
 }
+
+// kstring is a string as kaptinlin sees it. kaptinlin keys every scalar it
+// evaluates by fmt's %#v of the instance (cycle detection for $ref, which
+// the supported subset never has); for a file's worth of text that is a
+// full Go-syntax quoting per evaluation. GoString makes the key constant;
+// type, enum and const checks read the string through reflection as usual.
+type kstring string
+
+func (kstring) GoString() string { return "string" }
 
 // IsLossless is upstream's isJsonValue for a Value: every number finite and
 // not -0, no undefined anywhere (an undefined member or element is what a JS

@@ -77,3 +77,16 @@ func BenchmarkValidateArgs(b *testing.B) {
 		_ = tool.ValidateArgs(args)
 	}
 }
+
+func BenchmarkValidateValueReadWalkOnly(b *testing.B) {
+	tool := outputTool(b, readSchema)
+	v := typicalReadValue()
+	projector.UseKaptinlin(false)
+	defer projector.UseKaptinlin(true)
+	b.ReportAllocs()
+	for b.Loop() {
+		if vs := tool.ValidateValue(v); len(vs) > 0 {
+			b.Fatal(vs)
+		}
+	}
+}

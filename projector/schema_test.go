@@ -1,6 +1,7 @@
 package projector_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -95,24 +96,28 @@ func TestValidateValueViolations(t *testing.T) {
 		}, false},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tool := outputTool(t, c.schema)
-			got := tool.ValidateValue(c.value)
-			if len(got) != len(c.want) {
-				t.Fatalf("got %v, want %v", got, c.want)
-			}
-			for i := range got {
-				if got[i] != c.want[i] {
-					t.Errorf("violation %d: got %+v, want %+v", i, got[i], c.want[i])
+		for _, withKaptinlin := range []bool{true, false} {
+			projector.UseKaptinlin(withKaptinlin)
+			t.Run(fmt.Sprintf("%s/kaptinlin=%v", c.name, withKaptinlin), func(t *testing.T) {
+				tool := outputTool(t, c.schema)
+				got := tool.ValidateValue(c.value)
+				if len(got) != len(c.want) {
+					t.Fatalf("got %v, want %v", got, c.want)
 				}
-			}
-			// Document where kaptinlin alone would decide differently.
-			ks := kaptinlinVerdict(t, c.schema, c.value)
-			if (ks == (len(c.want) == 0)) == c.kaptinlinDiffer {
-				t.Errorf("kaptinlin alone says valid=%v: kaptinlinDiffer should be %v", ks, !c.kaptinlinDiffer)
-			}
-		})
+				for i := range got {
+					if got[i] != c.want[i] {
+						t.Errorf("violation %d: got %+v, want %+v", i, got[i], c.want[i])
+					}
+				}
+				// Document where kaptinlin alone would decide differently.
+				ks := kaptinlinVerdict(t, c.schema, c.value)
+				if (ks == (len(c.want) == 0)) == c.kaptinlinDiffer {
+					t.Errorf("kaptinlin alone says valid=%v: kaptinlinDiffer should be %v", ks, !c.kaptinlinDiffer)
+				}
+			})
+		}
 	}
+	projector.UseKaptinlin(true)
 }
 
 func kaptinlinVerdict(t testing.TB, schema string, v jsonv.Value) bool {
