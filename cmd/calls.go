@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"text/tabwriter"
 
@@ -89,6 +91,11 @@ func (t *callTotals) add(s *logformat.Summary) {
 }
 
 func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if os.Getenv("GOGC") == "" {
+		// Reading allocates many short-lived values; a less eager collector
+		// costs a few MB of heap and saves a good share of CPU.
+		defer debug.SetGCPercent(debug.SetGCPercent(200))
+	}
 	paths, err := logformat.ExpandPaths(args)
 	if err != nil {
 		return &ExitError{Code: ExitCannot, Err: err}

@@ -3,6 +3,7 @@ package logformat
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -89,7 +90,10 @@ func init() {
 	} {
 		knownTypes[t] = t
 	}
-	for _, t := range []string{"text-chunks", "reasoning-chunks", "tool-call-chunks", "session", "session_event", "result"} {
+	for _, t := range []string{"text-chunks", "reasoning-chunks", "tool-call-chunks", "session", "session_event", "result",
+		"turn", "step", "message", "content", "meta", "value", "error", "contentReplaced", "callId", "name", "arguments",
+		"id", "role", "source", "kind", "type", "toolCallId", "isError", "text", "rootCallId", "parentCallId", "subCallId",
+		"usage", "provenance", "tool-result", "tool-call", "tool", "model", "append"} {
 		interned[t] = t
 	}
 	for k, v := range knownTypes {
@@ -303,7 +307,7 @@ func decodeEvent(line []byte, rec *record) {
 				rec.turnEnd = true
 				r.Skip()
 			case needsData(rec.typ):
-				rec.data = r.Parse()
+				rec.data = decodeData(&r, rec.typ)
 			default:
 				r.Skip()
 			}
@@ -379,9 +383,9 @@ func decodeEvent(line []byte, rec *record) {
 		case rec.typ == "turn/end":
 			rec.turnEnd = true
 		case needsData(rec.typ):
-			v, _, err := jsonv.ParsePrefixStrict(dataRaw)
-			if err == nil {
-				rec.data = v
+			p := jsonv.NewObjectReader(append(append([]byte(`{"data":`), dataRaw...), '}'), true)
+			if p.Next() {
+				rec.data = decodeData(&p, rec.typ)
 			}
 		}
 	}
@@ -551,4 +555,139 @@ func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
 		malformed("member times must stay safe integers")
 	}
 	info.members, info.minSum, info.maxSum = members, minSum, maxSum
+}
+
+// decodeData builds what the pairing needs from a call event's data, in one
+// pass that still checks all of it: small members are parsed, a result's
+// content, meta and value become lazy values (decoded when a consumer looks
+// at them), and an assistant message keeps only its tool-call blocks.
+func decodeData(r *jsonv.ObjectReader, typ string) jsonv.Value {
+	r.ShareSource()
+	switch typ {
+	case "tool/result":
+		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
+			switch k {
+			case "meta", "value":
+				return jsonv.Lazy(r.RawValueString(), true), true
+			case "content": // legacy shape: the result blocks at the top
+				return jsonv.Lazy(r.RawValueString(), true), true
+			case "message":
+				return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
+					if k != "content" {
+						return r.Parse(), true
+					}
+					return decodeElems(r, func(a *jsonv.ArrayReader) (jsonv.Value, bool) {
+						sub, ok := a.EnterObject()
+						if !ok {
+							return a.Parse(), true
+						}
+						v := collectMembers(&sub, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
+							if k == "content" {
+								return jsonv.Lazy(r.RawValueString(), true), true
+							}
+							return r.Parse(), true
+						})
+						a.LeaveObject(&sub)
+						return v, true
+					}), true
+				}), true
+			}
+			return r.Parse(), true
+		})
+	case "tool/code-dispatch":
+		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
+			switch k {
+			case "content", "value", "meta":
+				return jsonv.Lazy(r.RawValueString(), true), true
+			}
+			return r.Parse(), true
+		})
+	case "assistant/message":
+		blocks := func(r *jsonv.ObjectReader) jsonv.Value {
+			return decodeElems(r, func(a *jsonv.ArrayReader) (jsonv.Value, bool) {
+				raw := a.RawValueString()
+				if !strings.Contains(raw, `"tool-call"`) {
+					return jsonv.Value{}, false
+				}
+				return jsonv.Lazy(raw, true), true
+			})
+		}
+		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
+			switch k {
+			case "message":
+				return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
+					if k == "content" {
+						return blocks(r), true
+					}
+					r.Skip()
+					return jsonv.Value{}, false
+				}), true
+			case "content": // legacy shape
+				return blocks(r), true
+			case "turn", "step", "provenance":
+				return r.Parse(), true
+			}
+			r.Skip()
+			return jsonv.Value{}, false
+		})
+	}
+	return r.Parse()
+}
+
+// decodeMembers reads the current value of r as an object, letting member
+// decide each member (keep=false drops it); a non-object is parsed as is.
+func decodeMembers(r *jsonv.ObjectReader, member func(string, *jsonv.ObjectReader) (jsonv.Value, bool)) jsonv.Value {
+	sub, ok := r.EnterObject()
+	if !ok {
+		return r.Parse()
+	}
+	v := collectMembers(&sub, member)
+	r.LeaveObject(&sub)
+	if r.Err() != nil {
+		return jsonv.Value{}
+	}
+	return v
+}
+
+func collectMembers(sub *jsonv.ObjectReader, member func(string, *jsonv.ObjectReader) (jsonv.Value, bool)) jsonv.Value {
+	var ms []jsonv.Member
+	for sub.Next() {
+		k := internString(sub.Key())
+		v, keep := member(k, sub)
+		if !keep {
+			continue
+		}
+		dup := false
+		for i := range ms {
+			if ms[i].Key == k {
+				ms[i].Value = v // JSON.parse: last value wins, first position kept
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			ms = append(ms, jsonv.M(k, v))
+		}
+	}
+	return jsonv.Obj(ms...)
+}
+
+// decodeElems reads the current value of r as an array, letting elem decide
+// each element (keep=false drops it); a non-array is parsed as is.
+func decodeElems(r *jsonv.ObjectReader, elem func(*jsonv.ArrayReader) (jsonv.Value, bool)) jsonv.Value {
+	arr, ok := r.EnterArray()
+	if !ok {
+		return r.Parse()
+	}
+	var out []jsonv.Value
+	for arr.Next() {
+		if v, keep := elem(&arr); keep {
+			out = append(out, v)
+		}
+	}
+	r.LeaveArray(&arr)
+	if r.Err() != nil {
+		return jsonv.Value{}
+	}
+	return jsonv.Arr(out...)
 }

@@ -164,49 +164,47 @@ type lineRef struct {
 	endOff     int64 // plaintext offset just past the newline
 }
 
-// fillBatch copies complete lines totalling about size bytes into b.
+// fillBatch reads plaintext straight into b's buffer (after the partial
+// line carried over from the previous batch) until about size bytes, and
+// indexes its complete lines; the partial tail stays for the next batch.
 func (s *lineSource) fillBatch(b *batch, size int) {
-	b.buf = b.buf[:0]
 	b.lines = b.lines[:0]
 	b.firstLine = s.line
 	b.last = false
 	b.err = nil
-	for len(b.buf) < size {
-		i := bytes.LastIndexByte(s.buf[s.r:s.w], '\n')
-		if i < 0 {
-			if len(b.lines) > 0 {
-				return
+	if cap(b.buf) < size || cap(b.buf) > 8*size {
+		b.buf = make([]byte, max(size, 2*(s.w-s.r)))
+	}
+	buf := b.buf[:cap(b.buf)]
+	tail := copy(buf, s.buf[s.r:s.w])
+	baseOff := s.off
+	s.buf, s.r, s.w = buf, 0, tail
+	seen := 0 // bytes known to hold no newline
+	for {
+		if s.w >= size {
+			if bytes.IndexByte(s.buf[seen:s.w], '\n') >= 0 {
+				break
 			}
-			if err := s.fill(); err != nil {
-				b.last = true
-				if err != io.EOF {
-					b.err = err
-				}
-				return
-			}
-			continue
-		}
-		chunk := s.buf[s.r : s.r+i+1]
-		base := len(b.buf)
-		b.buf = append(b.buf, chunk...)
-		off := s.off
-		for p := 0; p < len(chunk); {
-			j := bytes.IndexByte(chunk[p:], '\n')
-			b.lines = append(b.lines, lineRef{start: base + p, end: base + p + j, endOff: off + int64(p+j+1)})
-			p += j + 1
-		}
-		s.line = b.firstLine + len(b.lines)
-		s.r += i + 1
-		s.off += int64(i + 1)
-		if len(b.buf) >= size {
-			return
+			seen = s.w
 		}
 		if err := s.fill(); err != nil {
 			b.last = true
 			if err != io.EOF {
 				b.err = err
 			}
-			return
+			break
 		}
 	}
+	// fill may have grown the buffer for a long line.
+	b.buf = s.buf
+	data := s.buf[:s.w]
+	last := bytes.LastIndexByte(data, '\n')
+	for p := 0; p <= last; {
+		j := bytes.IndexByte(data[p:], '\n')
+		b.lines = append(b.lines, lineRef{start: p, end: p + j, endOff: baseOff + int64(p+j+1)})
+		p += j + 1
+	}
+	s.r = last + 1
+	s.off = baseOff + int64(last+1)
+	s.line = b.firstLine + len(b.lines)
 }

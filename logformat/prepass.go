@@ -18,6 +18,9 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if views, ok := scanReplacementsMapped(f, maxLine); ok {
+		return views, nil
+	}
 	size := int64(-1)
 	if st, err := f.Stat(); err == nil {
 		size = st.Size()
@@ -74,6 +77,26 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 		}
 	}
 	return views, nil
+}
+
+// countReplacement decodes the line around a "replace" hit at i in chunk
+// and counts it when it is a replacement tool/result; it returns where the
+// search continues.
+func countReplacement(format lineFormat, chunk []byte, i int, views map[string]int, rec *record) int {
+	s := bytes.LastIndexByte(chunk[:i], '\n') + 1
+	e := bytes.IndexByte(chunk[i:], '\n')
+	if e < 0 {
+		e = len(chunk)
+	} else {
+		e += i
+	}
+	decodeLine(format, chunk[s:e], rec)
+	if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
+		if id := replacementCallID(*rec); id != "" {
+			views[id]++
+		}
+	}
+	return e + 1
 }
 
 func replacementCallID(rec record) string {

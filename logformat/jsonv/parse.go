@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth bounds nesting so hostile input gets an error, not a huge stack.
@@ -25,7 +26,7 @@ var ErrTooDeep = errors.New("nesting deeper than 10000 levels")
 // whitespace allowed; invalid UTF-8 is decoded to U+FFFD as Node's UTF-8
 // decoder does).
 func Parse(data []byte) (Value, error) {
-	p := parser{data: data}
+	p := parser{data: data, src: string(data)}
 	p.skipWS()
 	v, err := p.value(0)
 	if err != nil {
@@ -51,10 +52,26 @@ func MustParse(s string) Value {
 }
 
 type parser struct {
-	data   []byte
+	data []byte
+	// src holds the same bytes as data (one copy of the input); strings
+	// without escapes and number lexemes are sliced from it instead of being
+	// allocated one by one. Empty when the caller did not provide it.
+	src    string
 	pos    int
 	buf    []byte
 	strict bool // invalid UTF-8 in a string is an error (the log reader's mode)
+	// Scratch stacks: containers are built here and copied out at their exact
+	// size, so parsing allocates once per container.
+	vstack []Value
+	mstack []Member
+}
+
+// sub returns data[i:j] as a string, sharing src when there is one.
+func (p *parser) sub(i, j int) string {
+	if len(p.src) == len(p.data) {
+		return p.src[i:j]
+	}
+	return string(p.data[i:j])
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -128,11 +145,12 @@ func (p *parser) literal(word string, v Value) (Value, error) {
 
 func (p *parser) object(depth int) (Value, error) {
 	p.pos++ // {
-	members := make([]Member, 0, 4)
+	base := len(p.mstack)
+	defer func() { p.mstack = p.mstack[:base] }()
 	p.skipWS()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
-		return Value{kind: Object, obj: members}, nil
+		return Value{kind: Object}, nil
 	}
 	for {
 		p.skipWS()
@@ -154,6 +172,7 @@ func (p *parser) object(depth int) (Value, error) {
 			return Value{}, err
 		}
 		dup := false
+		members := p.mstack[base:]
 		for i := range members {
 			if members[i].Key == key {
 				members[i].Value = v // JSON.parse: last value wins, first position kept
@@ -162,7 +181,7 @@ func (p *parser) object(depth int) (Value, error) {
 			}
 		}
 		if !dup {
-			members = append(members, Member{Key: key, Value: v})
+			p.mstack = append(p.mstack, Member{Key: key, Value: v})
 		}
 		p.skipWS()
 		if p.pos >= len(p.data) {
@@ -173,7 +192,9 @@ func (p *parser) object(depth int) (Value, error) {
 			p.pos++
 		case '}':
 			p.pos++
-			return Value{kind: Object, obj: members}, nil
+			out := make([]Member, len(p.mstack)-base)
+			copy(out, p.mstack[base:])
+			return mkObj(out), nil
 		default:
 			return Value{}, p.errf("expected ',' or '}' in object, found %s", p.describe())
 		}
@@ -182,11 +203,12 @@ func (p *parser) object(depth int) (Value, error) {
 
 func (p *parser) array(depth int) (Value, error) {
 	p.pos++ // [
-	elems := make([]Value, 0, 4)
+	base := len(p.vstack)
+	defer func() { p.vstack = p.vstack[:base] }()
 	p.skipWS()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
-		return Value{kind: Array, arr: elems}, nil
+		return Value{kind: Array}, nil
 	}
 	for {
 		p.skipWS()
@@ -194,7 +216,7 @@ func (p *parser) array(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		elems = append(elems, v)
+		p.vstack = append(p.vstack, v)
 		p.skipWS()
 		if p.pos >= len(p.data) {
 			return Value{}, p.errf("unexpected end of input in array")
@@ -204,7 +226,9 @@ func (p *parser) array(depth int) (Value, error) {
 			p.pos++
 		case ']':
 			p.pos++
-			return Value{kind: Array, arr: elems}, nil
+			out := make([]Value, len(p.vstack)-base)
+			copy(out, p.vstack[base:])
+			return mkArr(out), nil
 		default:
 			return Value{}, p.errf("expected ',' or ']' in array, found %s", p.describe())
 		}
@@ -266,7 +290,7 @@ func (p *parser) number() (Value, error) {
 		}
 	}
 	p.pos = i
-	lex := string(d[start:i])
+	lex := p.sub(start, i)
 	if simple && intDigits <= 15 {
 		var n int64
 		j := start
@@ -317,7 +341,7 @@ func (p *parser) string() (string, error) {
 				}
 				return string(replaceInvalid(nil, s)), nil
 			}
-			return string(s), nil
+			return p.sub(start, i), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -325,7 +349,18 @@ func (p *parser) string() (string, error) {
 		ascii = false
 		i++
 	}
-	buf := append(p.buf[:0], d[start:i]...)
+	// Escapes: decode into one exact-capacity allocation (the decoded text is
+	// never longer than the source) that becomes the string without a copy.
+	var buf []byte
+	owned := false
+	if end, _, err := scanString(d, start-1, false); err == nil {
+		buf = make([]byte, 0, end-start)
+		owned = true
+	} else {
+		buf = p.buf[:0]
+	}
+	buf = append(buf, d[start:i]...)
+	hi := !ascii
 	for {
 		if j := plainRun(d, i); j > i {
 			buf = append(buf, d[i:j]...)
@@ -334,6 +369,7 @@ func (p *parser) string() (string, error) {
 		for i < len(d) && d[i] >= 0x80 {
 			buf = append(buf, d[i])
 			i++
+			hi = true
 		}
 		if i >= len(d) {
 			p.pos = i
@@ -347,11 +383,18 @@ func (p *parser) string() (string, error) {
 				return "", p.errf(ErrInvalidUTF8Msg)
 			}
 			p.pos = i + 1
-			if !utf8.Valid(buf) {
+			if hi && !utf8.Valid(buf) {
 				buf = fixWTF8(buf)
+				return string(buf), nil
 			}
-			p.buf = buf
-			return string(buf), nil
+			if !owned {
+				p.buf = buf
+				return string(buf), nil
+			}
+			if len(buf) == 0 {
+				return "", nil
+			}
+			return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
 		case c < 0x20:
 			p.pos = i
 			return "", p.errf("control character 0x%02x in string", c)
@@ -391,6 +434,7 @@ func (p *parser) string() (string, error) {
 				return "", p.errf("invalid \\u escape")
 			}
 			i += 5
+			hi = hi || u >= 0x80
 			if u >= 0xD800 && u <= 0xDBFF && i+5 < len(d)+0 && i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
 				if lo, ok := hex4(d, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
 					buf = utf8.AppendRune(buf, rune(0x10000+((u-0xD800)<<10)+(lo-0xDC00)))

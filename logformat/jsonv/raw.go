@@ -286,7 +286,7 @@ func ValidStrict(b []byte) error {
 // ParsePrefix parses the JSON value at the start of b (after optional
 // whitespace) with Parse semantics and returns it with the index just past it.
 func ParsePrefix(b []byte) (Value, int, error) {
-	p := parser{data: b}
+	p := parser{data: b, src: string(b)}
 	p.skipWS()
 	v, err := p.value(0)
 	return v, p.pos, err
@@ -294,7 +294,7 @@ func ParsePrefix(b []byte) (Value, int, error) {
 
 // ParsePrefixStrict is ParsePrefix that rejects invalid UTF-8 in strings.
 func ParsePrefixStrict(b []byte) (Value, int, error) {
-	p := parser{data: b, strict: true}
+	p := parser{data: b, src: string(b), strict: true}
 	p.skipWS()
 	v, err := p.value(0)
 	return v, p.pos, err
@@ -313,6 +313,7 @@ func ParsePrefixStrict(b []byte) (Value, int, error) {
 // the next call to Next (an unconsumed value is skipped).
 type ObjectReader struct {
 	d        []byte
+	src      string // string(d), made on the first Parse
 	i        int
 	strict   bool
 	key      []byte
@@ -467,7 +468,10 @@ func (r *ObjectReader) Parse() Value {
 		return Value{}
 	}
 	r.consumed = true
-	p := parser{data: r.d, pos: r.i, strict: r.strict}
+	if len(r.src) != len(r.d) {
+		r.src = string(r.d)
+	}
+	p := parser{data: r.d, src: r.src, pos: r.i, strict: r.strict}
 	v, err := p.value(0)
 	if err != nil {
 		r.fail(err)
@@ -490,7 +494,7 @@ func (r *ObjectReader) EnterObject() (ObjectReader, bool) {
 		return ObjectReader{}, false
 	}
 	r.consumed = true
-	return ObjectReader{d: r.d, i: r.i, strict: r.strict, consumed: true, nested: true}, true
+	return ObjectReader{d: r.d, src: r.src, i: r.i, strict: r.strict, consumed: true, nested: true}, true
 }
 
 // LeaveObject continues after a nested object read to its end.
@@ -510,7 +514,7 @@ func (r *ObjectReader) EnterArray() (ArrayReader, bool) {
 		return ArrayReader{}, false
 	}
 	r.consumed = true
-	return ArrayReader{d: r.d, i: r.i, strict: r.strict, consumed: true}, true
+	return ArrayReader{d: r.d, src: r.src, i: r.i, strict: r.strict, consumed: true}, true
 }
 
 // LeaveArray continues after a nested array read to its end.
@@ -529,6 +533,7 @@ func (r *ObjectReader) LeaveArray(sub *ArrayReader) {
 // is skipped.
 type ArrayReader struct {
 	d        []byte
+	src      string // string(d), made on the first Parse
 	i        int
 	strict   bool
 	consumed bool
@@ -627,7 +632,10 @@ func (a *ArrayReader) Parse() Value {
 		return Value{}
 	}
 	a.consumed = true
-	p := parser{data: a.d, pos: a.i, strict: a.strict}
+	if len(a.src) != len(a.d) {
+		a.src = string(a.d)
+	}
+	p := parser{data: a.d, src: a.src, pos: a.i, strict: a.strict}
 	v, err := p.value(0)
 	if err != nil {
 		a.fail(err)
@@ -639,3 +647,58 @@ func (a *ArrayReader) Parse() Value {
 
 // Err is the first syntax error met.
 func (a *ArrayReader) Err() error { return a.err }
+
+// RawValueString is RawValue as a string sharing one copy of the input.
+func (r *ObjectReader) RawValueString() string {
+	start := r.i
+	raw := r.RawValue()
+	if raw == nil {
+		return ""
+	}
+	if len(r.src) != len(r.d) {
+		r.src = string(r.d)
+	}
+	return r.src[start : start+len(raw)]
+}
+
+// RawValueString is RawValue as a string sharing one copy of the input.
+func (a *ArrayReader) RawValueString() string {
+	start := a.i
+	raw := a.RawValue()
+	if raw == nil {
+		return ""
+	}
+	if len(a.src) != len(a.d) {
+		a.src = string(a.d)
+	}
+	return a.src[start : start+len(raw)]
+}
+
+// EnterObject returns a reader over the current element, which must be an object.
+func (a *ArrayReader) EnterObject() (ObjectReader, bool) {
+	if a.consumed || a.done || a.First() != '{' {
+		return ObjectReader{}, false
+	}
+	a.consumed = true
+	return ObjectReader{d: a.d, src: a.src, i: a.i, strict: a.strict, consumed: true, nested: true}, true
+}
+
+// LeaveObject continues after a nested object read to its end.
+func (a *ArrayReader) LeaveObject(sub *ObjectReader) {
+	for sub.Next() {
+	}
+	if sub.err != nil {
+		a.fail(sub.err)
+		return
+	}
+	a.i = sub.i
+}
+
+// ShareSource makes the one string copy of the input now, so that readers
+// entered from r afterwards share it (RawValueString, Parse) instead of
+// making their own.
+func (r *ObjectReader) ShareSource() {
+	if len(r.src) != len(r.d) {
+		r.src = string(r.d)
+	}
+}

@@ -11,6 +11,7 @@ import (
 // JS number formatting, no HTML escaping, lone surrogates as \udxxx.
 // Undefined at the top level gives "" (JavaScript gives undefined).
 func Stringify(v Value) string {
+	v = v.force()
 	if v.kind == Undefined {
 		return ""
 	}
@@ -21,6 +22,7 @@ func Stringify(v Value) string {
 
 // StringifyIndent is JSON.stringify(v, null, indent).
 func StringifyIndent(v Value, indent string) string {
+	v = v.force()
 	if v.kind == Undefined {
 		return ""
 	}
@@ -39,6 +41,7 @@ func AppendStringify(b []byte, v Value) []byte { return appendJS(b, v, "", "") }
 func StringifyLen(v Value) int { return len(Stringify(v)) }
 
 func appendJS(b []byte, v Value, indent, nl string) []byte {
+	v = v.force()
 	switch v.kind {
 	case Null, Undefined:
 		return append(b, "null"...)
@@ -55,7 +58,7 @@ func appendJS(b []byte, v Value, indent, nl string) []byte {
 	case String:
 		return AppendQuote(b, v.str)
 	case Array:
-		if len(v.arr) == 0 {
+		if len(v.arrs()) == 0 {
 			return append(b, "[]"...)
 		}
 		b = append(b, '[')
@@ -63,7 +66,7 @@ func appendJS(b []byte, v Value, indent, nl string) []byte {
 		if indent != "" {
 			inner = nl + indent
 		}
-		for i, e := range v.arr {
+		for i, e := range v.arrs() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -73,7 +76,7 @@ func appendJS(b []byte, v Value, indent, nl string) []byte {
 		b = append(b, nl...)
 		return append(b, ']')
 	case Object:
-		ms := JSOrder(v.obj)
+		ms := JSOrder(v.objs())
 		inner := nl
 		if indent != "" {
 			inner = nl + indent
@@ -214,6 +217,7 @@ func Encode(v Value) string { return string(AppendEncode(nil, v)) }
 
 // AppendEncode appends Encode(v) to b.
 func AppendEncode(b []byte, v Value) []byte {
+	v = v.force()
 	switch v.kind {
 	case Number:
 		if v.str != "" {
@@ -222,7 +226,7 @@ func AppendEncode(b []byte, v Value) []byte {
 		return appendJS(b, v, "", "")
 	case Array:
 		b = append(b, '[')
-		for i, e := range v.arr {
+		for i, e := range v.arrs() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -232,7 +236,7 @@ func AppendEncode(b []byte, v Value) []byte {
 	case Object:
 		b = append(b, '{')
 		n := 0
-		for _, m := range v.obj {
+		for _, m := range v.objs() {
 			if m.Value.kind == Undefined {
 				continue
 			}
@@ -251,6 +255,7 @@ func AppendEncode(b []byte, v Value) []byte {
 
 // String implements fmt.Stringer as compact JSON (for messages and tests).
 func (v Value) String() string {
+	v = v.force()
 	if v.kind == Undefined {
 		return "undefined"
 	}
@@ -261,6 +266,7 @@ func (v Value) String() string {
 // ignored, numbers compared as doubles, strings exact, undefined members
 // treated as absent.
 func Equal(a, b Value) bool {
+	a, b = a.force(), b.force()
 	if a.kind != b.kind {
 		return false
 	}
@@ -274,18 +280,18 @@ func Equal(a, b Value) bool {
 	case String:
 		return a.str == b.str
 	case Array:
-		if len(a.arr) != len(b.arr) {
+		if len(a.arrs()) != len(b.arrs()) {
 			return false
 		}
-		for i := range a.arr {
-			if !Equal(a.arr[i], b.arr[i]) {
+		for i := range a.arrs() {
+			if !Equal(a.arrs()[i], b.arrs()[i]) {
 				return false
 			}
 		}
 		return true
 	case Object:
 		na, nb := 0, 0
-		for _, m := range a.obj {
+		for _, m := range a.objs() {
 			if m.Value.kind == Undefined {
 				continue
 			}
@@ -294,7 +300,7 @@ func Equal(a, b Value) bool {
 				return false
 			}
 		}
-		for _, m := range b.obj {
+		for _, m := range b.objs() {
 			if m.Value.kind != Undefined {
 				nb++
 			}

@@ -1,0 +1,66 @@
+// Command benchgen writes a synthetic session log for throughput benchmarks.
+//
+//	benchgen -mb 1024 -o /tmp/bench/session.jsonl            # plain JSONL
+//	benchgen -mb 1024 -zstd -o /tmp/bench/session.jsonl.zstd # chained zstd frames
+//
+// Flags:
+//
+//	-mb N          approximate plaintext size in MiB (default 1024)
+//	-o FILE        output file ("-" or empty: stdout)
+//	-zstd          write chained zstd frames (header frame, then ~1 MiB batches)
+//	-frame-kb N    plaintext per zstd batch frame in KiB (default 1024)
+//	-seed N        random seed (default 1); the output is deterministic per seed
+//	-templates N   distinct call templates to repeat (default 300)
+//	-ports=false   do not use the Go ports for result content/meta
+//
+// It prints one line of statistics to stderr.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dsh-replay/dsh-replay/internal/benchgen"
+	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+)
+
+func main() {
+	mb := flag.Int64("mb", 1024, "approximate plaintext size in MiB")
+	out := flag.String("o", "", "output file (default stdout)")
+	z := flag.Bool("zstd", false, "write chained zstd frames")
+	frameKB := flag.Int("frame-kb", 1024, "plaintext per zstd batch frame in KiB")
+	seed := flag.Uint64("seed", 1, "random seed")
+	tpl := flag.Int("templates", 300, "distinct call templates")
+	ports := flag.Bool("ports", true, "render result content and meta with the Go ports")
+	flag.Parse()
+
+	o := benchgen.Options{Bytes: *mb << 20, Seed: *seed, Zstd: *z, FrameBytes: *frameKB << 10, Templates: *tpl}
+	if *ports {
+		reg, err := builtin.Registry(projector.Config{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchgen: registry:", err)
+		} else {
+			o.Registry = reg
+		}
+	}
+	var w io.Writer = os.Stdout
+	if *out != "" && *out != "-" {
+		f, err := os.Create(*out)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchgen:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		w = f
+	}
+	st, err := benchgen.Generate(w, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchgen:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "benchgen: %d bytes plaintext, %d written, %d lines, %d events, %d calls, %d turns\n",
+		st.Bytes, st.Written, st.Lines, st.Events, st.Calls, st.Turns)
+}

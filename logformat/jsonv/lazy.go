@@ -1,0 +1,90 @@
+package jsonv
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Lazy values: the log reader checks every record but builds only what it
+// needs right away. A result's content, meta and value are kept as their
+// (already validated) JSON text and decoded the first time anything looks
+// inside them; to every API they behave exactly like the parsed Value.
+// Decoding happens once per Lazy value and is safe for concurrent use.
+
+// lazyKind marks a Value whose str field points at a *lazyCell (the same
+// pointer-in-a-string layout as containers). It never escapes the package:
+// every accessor resolves it first.
+const lazyKind Kind = 0xFF
+
+type lazyCell struct {
+	once   sync.Once
+	raw    string
+	strict bool
+	kind   Kind // known from the first byte without decoding
+	v      Value
+	done   atomic.Bool
+}
+
+// Lazy returns a Value for the JSON text raw that is decoded on first use,
+// with Parse semantics (strict: invalid UTF-8 is an error). raw must be one
+// JSON value that SkipValue accepted (with the same strictness); if decoding
+// fails after all, the Value reads as undefined. Scalars are decoded at once.
+func Lazy(raw string, strict bool) Value {
+	i := 0
+	for i < len(raw) && isWS(raw[i]) {
+		i++
+	}
+	if i == len(raw) {
+		return Value{}
+	}
+	var k Kind
+	switch raw[i] {
+	case '{':
+		k = Object
+	case '[':
+		k = Array
+	case '"':
+		if len(raw) < 64 {
+			return decodeNow(raw, strict)
+		}
+		k = String
+	default:
+		return decodeNow(raw, strict)
+	}
+	c := &lazyCell{raw: raw, strict: strict, kind: k}
+	return Value{kind: lazyKind, str: unsafe.String((*byte)(unsafe.Pointer(c)), 1)}
+}
+
+func decodeNow(raw string, strict bool) Value {
+	p := parser{data: unsafe.Slice(unsafe.StringData(raw), len(raw)), src: raw, strict: strict}
+	p.skipWS()
+	v, err := p.value(0)
+	if err != nil {
+		return Value{}
+	}
+	return v
+}
+
+func (v Value) cell() *lazyCell {
+	return (*lazyCell)(unsafe.Pointer(unsafe.StringData(v.str)))
+}
+
+// force returns the decoded Value of a lazy one (v itself otherwise).
+func (v Value) force() Value {
+	if v.kind != lazyKind {
+		return v
+	}
+	c := v.cell()
+	c.once.Do(func() {
+		c.v = decodeNow(c.raw, c.strict)
+		c.raw = ""
+		c.done.Store(true)
+	})
+	return c.v
+}
+
+// IsLazy reports whether v is a lazy value not decoded yet.
+func IsLazy(v Value) bool {
+	return v.kind == lazyKind && !v.cell().done.Load()
+}
