@@ -31,6 +31,8 @@ type Tool struct {
 	// PresentCall and PresentResult are the presenters; nil when upstream has none.
 	// They receive arguments that already passed soft validation (unless
 	// RawPresenters is set) and return the undefined Value for "no view".
+	// A presenter emulates a JavaScript throw with panic(Throwf(...)): CallView
+	// and ResultView report it as a thrown (not a panicking) failure.
 	PresentCall   func(args jsonv.Value) jsonv.Value
 	PresentResult func(args jsonv.Value, result Result) jsonv.Value
 	// RawPresenters marks presenters not wrapped by defineTool: no soft
