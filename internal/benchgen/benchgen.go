@@ -107,9 +107,12 @@ func Generate(w io.Writer, o Options) (Stats, error) {
 			_, err := bw.Write(b)
 			return err
 		}
-		defer bw.Flush()
+		g.done = bw.Flush
 	}
 	err := g.run()
+	if err == nil && g.done != nil {
+		err = g.done()
+	}
 	g.st.Written = cw.n
 	return g.st, err
 }
@@ -130,6 +133,7 @@ type gen struct {
 	rng   *rand.Rand
 	tpls  []*template
 	flush func([]byte) error
+	done  func() error
 	buf   []byte
 	seq   int64
 	time  int64
@@ -384,7 +388,7 @@ func code(rng *rand.Rand, lines int) []string {
 	return out
 }
 
-func obj(ms ...jsonv.Member) jsonv.Value { return jsonv.Obj(ms...) }
+func obj(ms ...jsonv.Member) jsonv.Value     { return jsonv.Obj(ms...) }
 func m(k string, v jsonv.Value) jsonv.Member { return jsonv.M(k, v) }
 func s(v string) jsonv.Value                 { return jsonv.Str(v) }
 func n(v int) jsonv.Value                    { return jsonv.Int(v) }
