@@ -130,6 +130,9 @@ var nl = []byte{'\n'}
 func (s *lineSource) next() (line []byte, end int64, err error) {
 	for {
 		if i := bytes.IndexByte(s.buf[s.r:s.w], '\n'); i >= 0 {
+			if i > s.maxLine {
+				return nil, 0, s.failf(s.line, "record longer than %d bytes (the reader's limit)", s.maxLine)
+			}
 			line = s.buf[s.r : s.r+i]
 			s.r += i + 1
 			s.off += int64(i + 1)
@@ -201,6 +204,12 @@ func (s *lineSource) fillBatch(b *batch, size int) {
 	last := bytes.LastIndexByte(data, '\n')
 	for p := 0; p <= last; {
 		j := bytes.IndexByte(data[p:], '\n')
+		if j > s.maxLine {
+			s.failf(b.firstLine+len(b.lines), "record longer than %d bytes (the reader's limit)", s.maxLine)
+			b.last, b.err = true, s.fatal
+			last = p - 1
+			break
+		}
 		b.lines = append(b.lines, lineRef{start: p, end: p + j, endOff: baseOff + int64(p+j+1)})
 		p += j + 1
 	}
