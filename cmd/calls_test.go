@@ -1,0 +1,213 @@
+package cmd
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files")
+	}
+}
+
+func callsUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+func callsCLI(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	code := Run(args, stdin, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestCallsGolden: `calls --meta` over each small test log, against golden
+// NDJSON (log paths are relative to the testdata directory).
+func TestCallsGolden(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "logformat")
+	for _, name := range []string{
+		"packed.jsonl", "legacy.jsonl", "projected.jsonl", "code-mode.jsonl", "pruned.jsonl",
+		"numbers-strings.jsonl", "synthetic.jsonl", "torn.jsonl", "stream-json.jsonl",
+		"notifications.jsonl", "multi-frame.jsonl.zstd", "sidecar/session.jsonl", "unknown-events.jsonl",
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, out, errs := callsCLI(t, nil, "calls", "--meta", filepath.Join(dir, name))
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			out = strings.ReplaceAll(out, jsonv.Quote(filepath.Join(dir, name)), jsonv.Quote(name))
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				if line == "" {
+					continue
+				}
+				if _, err := jsonv.ParseString(line); err != nil {
+					t.Fatalf("not NDJSON: %v", err)
+				}
+			}
+			golden := filepath.Join(dir, "golden", strings.ReplaceAll(name, "/", "_")+".calls.ndjson")
+			if callsUpdate() {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create)", err)
+			}
+			if out != string(want) {
+				t.Errorf("output differs from %s:\n got %s\nwant %s", golden, out, want)
+			}
+		})
+	}
+}
+
+func TestCallsSummary(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "logformat")
+	code, out, errs := callsCLI(t, nil, "calls", "--summary", "--json", filepath.Join(dir, "torn.jsonl"), filepath.Join(dir, "code-mode.jsonl"))
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := `{"logs":2,"failed":0,"events":21,"records":21,"calls":3,"results":2,"resultsWithMeta":0,"resultsWithError":0,"errorResults":0,"subCalls":2,"values":1,"unknownEvents":0,"ignoredEvents":0,"tornTails":1}` + "\n"
+	if out != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+	if !strings.Contains(errs, "torn.jsonl:12: torn-tail:") {
+		t.Errorf("torn tail warning missing from stderr: %q", errs)
+	}
+	code, out, _ = callsCLI(t, nil, "calls", "--summary", filepath.Join(dir, "code-mode.jsonl"))
+	if code != ExitOK || !strings.Contains(out, "sub-calls") || !strings.Contains(out, "calls ") {
+		t.Errorf("text summary: %d %q", code, out)
+	}
+	// stdin
+	f, err := os.Open(filepath.Join(dir, "multi-frame.jsonl.zstd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	code, out, errs = callsCLI(t, f, "calls", "--summary", "--json", "-")
+	if code != ExitOK || !strings.Contains(out, `"calls":2,`) {
+		t.Errorf("stdin: %d %s %s", code, out, errs)
+	}
+}
+
+// TestCallsBadInput: every bad input gives one clear message naming the file
+// (and line where there is one) and the right exit code, never a panic.
+func TestCallsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	header := `{"type":"session","version":0,"id":"x","createdAt":0,"cwd":"/w","delegationDepth":0}` + "\n"
+	turnEnd := `{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n"
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	garbage := make([]byte, 4096)
+	for i := range garbage {
+		garbage[i] = byte(i*7 + i/13)
+	}
+	noLogs := filepath.Join(dir, "empty-dir")
+	os.Mkdir(noLogs, 0o755)
+	os.WriteFile(filepath.Join(noLogs, "readme.txt"), []byte("x"), 0o644)
+
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no paths", []string{"calls"}, ExitUsage, "needs at least one PATH"},
+		{"unknown flag", []string{"calls", "--nope", "x"}, ExitUsage, "unknown flag"},
+		{"json without summary", []string{"calls", "--json", "x"}, ExitUsage, "--json goes with --summary"},
+		{"missing file", []string{"calls", filepath.Join(dir, "missing.jsonl")}, ExitCannot, "missing.jsonl: no such file or directory"},
+		{"directory without logs", []string{"calls", noLogs}, ExitCannot, "empty-dir: directory holds no session logs"},
+		{"empty file", []string{"calls", write("empty.jsonl", nil)}, ExitCannot, "empty.jsonl: empty file"},
+		{"truncated inside the header", []string{"calls", write("trunc-header.jsonl", []byte(header[:30]))}, ExitCannot, "trunc-header.jsonl:1: empty or header-less"},
+		{"binary garbage", []string{"calls", write("garbage.jsonl", garbage)}, ExitCannot, "garbage.jsonl:1: not a session log"},
+		{"not a session log", []string{"calls", write("other.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n"))}, ExitCannot, "other.jsonl:1: not a session log: the first line is not a session header"},
+		{"newer format", []string{"calls", write("v1.jsonl", []byte(`{"type":"session","version":1,"id":"x","createdAt":0}`+"\n"))}, ExitCannot, "v1.jsonl:1: session log format version 1 is not supported"},
+		{"invalid UTF-8 in the header", []string{"calls", write("utf8-header.jsonl", []byte("{\"type\":\"session\",\"id\":\"\xff\"}\n"))}, ExitCannot, "utf8-header.jsonl:1: not a session log: invalid UTF-8"},
+		{"invalid UTF-8 before a turn/end", []string{"calls", write("utf8.jsonl", []byte(header+"{\"type\":\"turn/start\",\"seq\":0,\"time\":0,\"data\":{\"turn\":1,\"x\":\"\xc3\x28\"}}\n"+turnEnd))}, ExitCannot, "utf8.jsonl:2: corrupt session log: unparsable record: invalid UTF-8"},
+		{"nested 100000 deep before a turn/end", []string{"calls", write("deep.jsonl", []byte(header+`{"type":"turn/start","seq":0,"time":0,"data":`+deep+"}\n"+turnEnd))}, ExitCannot, "deep.jsonl:2: corrupt session log: unparsable record: nesting deeper than 10000 levels"},
+		{"nested 100000 deep as the header", []string{"calls", write("deep-header.jsonl", []byte(deep+"\n"))}, ExitCannot, "deep-header.jsonl:1: not a session log"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := callsCLI(t, nil, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, c.code, errs)
+			}
+			if !strings.Contains(errs, c.msg) {
+				t.Errorf("stderr %q lacks %q", errs, c.msg)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Errorf("want one message, got %q", errs)
+			}
+			if strings.Contains(errs, "internal error") || out != "" {
+				t.Errorf("stdout %q stderr %q", out, errs)
+			}
+		})
+	}
+
+	// A file cut in the middle of its body is a torn tail, as upstream reads
+	// it: a warning, exit 0.
+	code, _, errs := callsCLI(t, nil, "calls", write("cut.jsonl", []byte(header+`{"type":"turn/start","seq":0,"time":0,"da`)))
+	if code != ExitOK || !strings.Contains(errs, "cut.jsonl:2: torn-tail:") {
+		t.Errorf("cut body: exit %d %q", code, errs)
+	}
+}
+
+// TestCallsHugeLine: a 200 MB single line is refused with file and line,
+// without reading it into memory whole.
+func TestCallsHugeLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 200 MB")
+	}
+	p := filepath.Join(t.TempDir(), "huge.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"session","version":0,"id":"x","createdAt":0}` + "\n")
+	f.WriteString(`{"type":"user/message","seq":0,"time":0,"data":{"text":"`)
+	chunk := bytes.Repeat([]byte("abcdefgh"), 1<<17) // 1 MiB
+	for i := 0; i < 200; i++ {
+		f.Write(chunk)
+	}
+	f.WriteString(`"}}` + "\n" + `{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n")
+	f.Close()
+	code, _, errs := callsCLI(t, nil, "calls", p)
+	if code != ExitCannot || !strings.Contains(errs, "huge.jsonl:2: record longer than") {
+		t.Errorf("exit %d: %q", code, errs)
+	}
+}
+
+// TestCallsFixtures: every real log reads without error through the CLI.
+func TestCallsFixtures(t *testing.T) {
+	root := sharedtest.Dir(t, "fixtures")
+	code, out, errs := callsCLI(t, nil, "calls", "--summary", "--json", root)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	v, err := jsonv.ParseString(out)
+	if err != nil || v.Get("failed").Num() != 0 || v.Get("logs").Num() < 100 || v.Get("tornTails").Num() != 1 {
+		t.Errorf("summary %s (%v)", out, err)
+	}
+}
