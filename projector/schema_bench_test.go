@@ -78,11 +78,12 @@ func BenchmarkValidateArgs(b *testing.B) {
 	}
 }
 
-func BenchmarkValidateValueReadWalkOnly(b *testing.B) {
+// BenchmarkValidateValueReadWithKaptinlin is the verify --kaptinlin path.
+func BenchmarkValidateValueReadWithKaptinlin(b *testing.B) {
 	tool := outputTool(b, readSchema)
 	v := typicalReadValue()
-	projector.UseKaptinlin(false)
-	defer projector.UseKaptinlin(true)
+	projector.UseKaptinlin(true)
+	defer projector.UseKaptinlin(false)
 	b.ReportAllocs()
 	for b.Loop() {
 		if vs := tool.ValidateValue(v); len(vs) > 0 {

@@ -117,7 +117,7 @@ func TestValidateValueViolations(t *testing.T) {
 			})
 		}
 	}
-	projector.UseKaptinlin(true)
+	projector.UseKaptinlin(false)
 }
 
 func kaptinlinVerdict(t testing.TB, schema string, v jsonv.Value) bool {
