@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -30,6 +33,7 @@ type verifyOptions struct {
 	config        string
 	deterministic bool
 	noSidecar     bool
+	shakeChild    bool
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -79,6 +83,8 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	f.StringVar(&o.config, "config", "", "deployment configuration JSON ({\"plugins\": {...}, \"services\": {...}})")
 	f.BoolVar(&o.deterministic, "deterministic", false, "zero all timings so reports can be golden-tested")
 	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
+	f.BoolVar(&o.shakeChild, "shake-child", false, "print per-call output fingerprints (the perturbed runs of --shake)")
+	f.MarkHidden("shake-child")
 	return c
 }
 
@@ -164,6 +170,16 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		return &ExitError{Code: ExitCannot, Err: err}
 	}
 
+	if o.shakeChild {
+		return runShakeChild(o, reg, paths, k, n, stdin, stdout)
+	}
+	var perturbed map[string][]perturbedFP
+	if o.shake > 0 {
+		if perturbed, err = runShakeChildren(o, paths); err != nil {
+			return &ExitError{Code: ExitCannot, Err: err}
+		}
+	}
+
 	// Open the report files only once the arguments are known to be good.
 	ro := report.Options{Deterministic: o.deterministic, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), Strict: o.strict}
 	var sinks []report.Sink
@@ -200,17 +216,21 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if jobs == 0 {
 		jobs = runtime.NumCPU()
 	}
-	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake})
+	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil})
 	agg := report.NewAggregator(sinks...)
 	if n > 1 {
 		agg.Totals.Shard = fmt.Sprintf("%d/%d", k, n)
+	}
+	var sink replay.Sink = agg
+	if perturbed != nil {
+		sink = &shakeSink{next: agg, perturbed: perturbed}
 	}
 	start := time.Now()
 	replay.Run(eng, paths, replay.RunOptions{
 		Jobs: jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
 		Read:  logformat.Options{NoSidecar: o.noSidecar},
 		Stdin: stdin,
-	}, agg)
+	}, sink)
 	if !o.deterministic {
 		agg.Totals.Duration = time.Since(start)
 	}
@@ -227,4 +247,131 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		return &ExitError{Code: code}
 	}
 	return nil
+}
+
+// The environment perturbations of --shake run as child processes (see
+// replay.Perturbations): `verify --shake-child` prints one fingerprint per
+// call, which the parent compares with its own.
+
+// shakeChildEnv is added to the children's environment (tests use it to
+// make the test binary act as the CLI).
+var shakeChildEnv []string
+
+type perturbedFP struct {
+	env string
+	fp  replay.Fingerprint
+}
+
+type childLine struct {
+	Log    string `json:"log"`
+	Line   int    `json:"line"`
+	CallID string `json:"callId"`
+	FP     string `json:"fp"`
+}
+
+func shakeKey(log string, line int, callID string) string {
+	return log + "\x00" + strconv.Itoa(line) + "\x00" + callID
+}
+
+// runShakeChild is the child side: fingerprints only, one JSON line per call.
+func runShakeChild(o *verifyOptions, reg *projector.Registry, paths []string, k, n int, stdin io.Reader, stdout io.Writer) error {
+	eng := replay.NewEngine(reg, replay.Options{Fingerprint: true})
+	s := &fpSink{enc: json.NewEncoder(stdout)}
+	replay.Run(eng, paths, replay.RunOptions{Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: true,
+		Read: logformat.Options{NoSidecar: o.noSidecar}, Stdin: stdin}, s)
+	if s.err != nil {
+		return &ExitError{Code: ExitCannot, Err: s.err}
+	}
+	return nil
+}
+
+type fpSink struct {
+	enc *json.Encoder
+	err error
+}
+
+func (s *fpSink) BeginLog(string)          {}
+func (s *fpSink) EndLog(*replay.LogResult) {}
+func (s *fpSink) Call(r *replay.CallResult) {
+	if r.Fingerprint == (replay.Fingerprint{}) || s.err != nil {
+		return
+	}
+	s.err = s.enc.Encode(childLine{Log: r.File, Line: r.Line, CallID: r.CallID, FP: r.Fingerprint.String()})
+}
+
+// runShakeChildren runs one child per perturbation and collects their
+// fingerprints by call.
+func runShakeChildren(o *verifyOptions, paths []string) (map[string][]perturbedFP, error) {
+	for _, p := range paths {
+		if p == "-" {
+			return nil, fmt.Errorf("--shake cannot re-read stdin in a perturbed environment; pass a file")
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("--shake: %w", err)
+	}
+	args := []string{"verify", "--shake-child", "--jobs", strconv.Itoa(o.jobs)}
+	if o.shard != "" {
+		args = append(args, "--shard", o.shard)
+	}
+	if o.config != "" {
+		args = append(args, "--config", o.config)
+	}
+	if o.noSidecar {
+		args = append(args, "--no-sidecar")
+	}
+	args = append(append(args, "--"), paths...)
+	out := map[string][]perturbedFP{}
+	for _, p := range replay.Perturbations {
+		cmd := exec.Command(exe, args...)
+		cmd.Env = append(append(os.Environ(), p.Env...), shakeChildEnv...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		data, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("--shake: the run under %s failed: %v %s", p.Name, err, strings.TrimSpace(stderr.String()))
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			var cl childLine
+			if err := json.Unmarshal(line, &cl); err != nil {
+				return nil, fmt.Errorf("--shake: the run under %s printed %q: %v", p.Name, line, err)
+			}
+			fp, err := replay.ParseFingerprint(cl.FP)
+			if err != nil {
+				return nil, fmt.Errorf("--shake: the run under %s: %v", p.Name, err)
+			}
+			key := shakeKey(cl.Log, cl.Line, cl.CallID)
+			out[key] = append(out[key], perturbedFP{p.Name, fp})
+		}
+	}
+	return out, nil
+}
+
+// shakeSink adds a nondeterministic finding for every output whose
+// fingerprint differs in a perturbed run.
+type shakeSink struct {
+	next      replay.Sink
+	perturbed map[string][]perturbedFP
+}
+
+func (s *shakeSink) BeginLog(f string)          { s.next.BeginLog(f) }
+func (s *shakeSink) EndLog(l *replay.LogResult) { s.next.EndLog(l) }
+func (s *shakeSink) Call(r *replay.CallResult) {
+	if r.Fingerprint != (replay.Fingerprint{}) {
+		moved := map[string]bool{}
+		for _, p := range s.perturbed[shakeKey(r.File, r.Line, r.CallID)] {
+			for _, out := range r.Fingerprint.Moved(p.fp) {
+				if !moved[out] {
+					moved[out] = true
+					r.Findings = append(r.Findings, replay.NondeterministicFinding(r, out, p.env))
+					r.Status = replay.Diverged
+				}
+			}
+		}
+	}
+	s.next.Call(r)
 }

@@ -11,11 +11,17 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/replay"
 )
 
 func init() {
 	if flag.Lookup("update") == nil {
 		flag.Bool("update", false, "rewrite the golden files")
+	}
+	// The perturbed runs of --shake re-execute the binary: the test binary
+	// acts as the CLI when asked to.
+	if os.Getenv("DSH_REPLAY_AS_CLI") == "1" {
+		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 }
 
@@ -222,12 +228,44 @@ func TestVerifyShards(t *testing.T) {
 }
 
 func TestVerifyShake(t *testing.T) {
+	shakeChildEnv = []string{"DSH_REPLAY_AS_CLI=1"}
+	defer func() { shakeChildEnv = nil }()
 	out, errOut, code := verifyCLI(t, "", "--format", "json", "--deterministic", "--shake", "3", filepath.Join(verifyData, "clean"))
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
 	if r := parseNDJSON(t, out); len(r.findings) != 0 {
 		t.Errorf("ports move under shake: %s", r.classes())
+	}
+}
+
+// TestShakeSink: an output whose fingerprint differs in a perturbed run
+// is reported as nondeterministic, once per output.
+func TestShakeSink(t *testing.T) {
+	r := &replay.CallResult{File: "a.jsonl", Line: 3, CallID: "c", Tool: "read", Status: replay.Verified,
+		Fingerprint: replay.Fingerprint{1, 2, 3, 4}}
+	var got []*replay.CallResult
+	s := &shakeSink{next: collect(func(r *replay.CallResult) { got = append(got, r) }), perturbed: map[string][]perturbedFP{
+		shakeKey("a.jsonl", 3, "c"): {{"TZ=x", replay.Fingerprint{1, 2, 9, 4}}, {"TZ=y", replay.Fingerprint{1, 2, 8, 5}}},
+	}}
+	s.Call(r)
+	if len(got) != 1 || got[0].Status != replay.Diverged || len(got[0].Findings) != 2 ||
+		got[0].Findings[0].Projector != "presentCall" || got[0].Findings[1].Projector != "presentResult" ||
+		got[0].Findings[0].Class != replay.Nondeterminism || !strings.Contains(got[0].Findings[0].Message, "TZ=x") {
+		t.Fatalf("%+v", got[0])
+	}
+}
+
+type collect func(*replay.CallResult)
+
+func (c collect) BeginLog(string)           {}
+func (c collect) EndLog(*replay.LogResult)  {}
+func (c collect) Call(r *replay.CallResult) { c(r) }
+
+func TestVerifyShakeStdin(t *testing.T) {
+	_, errOut, code := verifyCLI(t, "", "--shake", "1", "-")
+	if code != ExitCannot || !strings.Contains(errOut, "stdin") {
+		t.Errorf("exit %d %q", code, errOut)
 	}
 }
 

@@ -16,9 +16,12 @@ type Options struct {
 	// Strict makes unverified calls and logs (no projector, unknown events,
 	// torn tails) failures.
 	Strict bool
-	// Shake re-runs every projector and presenter this many more times, some
-	// under a perturbed environment, and reports outputs that move.
+	// Shake re-runs every projector and presenter this many more times in
+	// this process and reports outputs that move.
 	Shake int
+	// Fingerprint fills CallResult.Fingerprint (for comparing with a run in
+	// a perturbed environment).
+	Fingerprint bool
 	// SpillCap is the spill policy's maxInlineBytes; negative when the
 	// deployment configuration does not say (then it is inferred).
 	SpillCap int
@@ -87,13 +90,12 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 		return res
 	}
 	v := &callRun{e: e, tool: tool, c: c, res: &res}
+	v.run()
+	if e.opts.Fingerprint {
+		res.Fingerprint = v.first.fingerprint()
+	}
 	if e.opts.Shake > 0 {
-		// Shared hold of the environment lock: a perturbed run elsewhere
-		// must not change the environment under this one.
-		withEnv(perturbation{}, v.run)
 		v.shake()
-	} else {
-		v.run()
 	}
 	return res
 }
@@ -357,7 +359,7 @@ func presenterFailed(name string, err error) Finding {
 // fingerprint records an output for the shake comparison (only in shake
 // mode: encoding every output would cost the ordinary run).
 func (v *callRun) fingerprint(dst *string, out jsonv.Value, err error) {
-	if v.e.opts.Shake > 0 {
+	if v.e.opts.Shake > 0 || v.e.opts.Fingerprint {
 		*dst = encodeOut(out, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -211,12 +210,13 @@ func TestSubCallsFollowRoot(t *testing.T) {
 	}
 }
 
-// flakyTool's presenter depends on the time zone: shake must see it.
+// A presenter that depends on hidden state: shake must see it move.
 func TestShake(t *testing.T) {
 	tl := echoTool("echo")
+	n := 0
 	tl.PresentCall = func(args jsonv.Value) jsonv.Value {
-		_, off := time.Now().In(time.Local).Zone()
-		return jsonv.Obj(jsonv.M("card", jsonv.Str("generic")), jsonv.M("title", jsonv.Str(fmt.Sprint(off))))
+		n++
+		return jsonv.Obj(jsonv.M("card", jsonv.Str("generic")), jsonv.M("title", jsonv.Str(fmt.Sprint(n))))
 	}
 	e := NewEngine(testRegistry(t, tl), Options{Shake: 3})
 	rs := e.VerifyCall(call(`{"text":"hi"}`, `[{"type":"text","text":"hi"}]`, `null`))
@@ -230,6 +230,22 @@ func TestShake(t *testing.T) {
 	e = NewEngine(testRegistry(t, echoTool("echo")), Options{Shake: 3})
 	if got := classes(e.VerifyCall(call(`{"text":"hi","n":1}`, `[{"type":"text","text":"hi"}]`, `{"n":1}`))); got != "" {
 		t.Fatalf("pure tool: %q", got)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	e := NewEngine(testRegistry(t, echoTool("echo")), Options{Fingerprint: true})
+	a := e.VerifyCall(call(`{"text":"hi","n":1}`, `[{"type":"text","text":"hi"}]`, `{"n":1}`))[0].Fingerprint
+	b := e.VerifyCall(call(`{"text":"ho","n":1}`, `[{"type":"text","text":"hi"}]`, `{"n":1}`))[0].Fingerprint
+	if a == (Fingerprint{}) || a[0] == b[0] || a[1] != b[1] {
+		t.Fatalf("fingerprints %v %v", a, b)
+	}
+	if got := a.Moved(b); len(got) != 1 || got[0] != "render" {
+		t.Errorf("moved = %v", got)
+	}
+	p, err := ParseFingerprint(a.String())
+	if err != nil || p != a {
+		t.Errorf("round trip %v %v", p, err)
 	}
 }
 

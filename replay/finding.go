@@ -151,6 +151,9 @@ type CallResult struct {
 	Findings []Finding
 	// Nanos is the time spent verifying (zero under --deterministic).
 	Nanos int64
+	// Fingerprint hashes the outputs (Options.Fingerprint; zero for a call
+	// without a port).
+	Fingerprint Fingerprint
 }
 
 // worst is the highest severity among the findings (-1 when none).

@@ -2,84 +2,85 @@ package replay
 
 import (
 	"fmt"
-	"os"
-	"runtime"
-	"sync"
-	"time"
+	"hash/fnv"
+	"strings"
 )
 
-// Shake mode: every projector and presenter runs again; some of the runs
-// happen under a perturbed process environment. Go already randomises map
-// iteration on every range, so plain repetitions catch order dependence.
+// Shake mode. In-process, every projector and presenter simply runs again
+// (Go randomises map iteration on every range, so plain repetitions catch
+// order dependence). The environment perturbations (time zone, locale,
+// GOMAXPROCS) cannot be applied inside a running process without racing
+// with everything else in it (time.Local is read unsynchronised), so they
+// run as child processes whose per-call fingerprints are compared with this
+// process's (see Perturbations and CallResult.Fingerprint).
 
-// perturbation is one environment a shake run may use.
-type perturbation struct {
-	name       string
-	tz         *time.Location
-	env        map[string]string
-	gomaxprocs int
+// Perturbation is one environment a shake child runs under.
+type Perturbation struct {
+	Name string
+	Env  []string
 }
 
-var perturbations = []perturbation{
-	{name: "TZ=+13:45 LANG=tr_TR.UTF-8 GOMAXPROCS=1",
-		tz:  time.FixedZone("SHAKE+1345", 13*3600+45*60),
-		env: map[string]string{"TZ": "Pacific/Chatham", "LANG": "tr_TR.UTF-8", "LC_ALL": "tr_TR.UTF-8"}, gomaxprocs: 1},
-	{name: "repeat"},
-	{name: "TZ=-03:30 LANG=C LC_ALL=de_DE.UTF-8 GOMAXPROCS=2×",
-		tz:  time.FixedZone("SHAKE-0330", -(3*3600 + 30*60)),
-		env: map[string]string{"TZ": "America/St_Johns", "LANG": "C", "LC_ALL": "de_DE.UTF-8"}, gomaxprocs: -2},
+// Perturbations are the environments of the shake children.
+var Perturbations = []Perturbation{
+	{Name: "TZ=Pacific/Chatham LANG=tr_TR.UTF-8 GOMAXPROCS=1",
+		Env: []string{"TZ=Pacific/Chatham", "LANG=tr_TR.UTF-8", "LC_ALL=tr_TR.UTF-8", "GOMAXPROCS=1"}},
+	{Name: "TZ=America/St_Johns LANG=C LC_ALL=de_DE.UTF-8 GOMAXPROCS=4",
+		Env: []string{"TZ=America/St_Johns", "LANG=C", "LC_ALL=de_DE.UTF-8", "GOMAXPROCS=4"}},
 }
 
-// envMu: ordinary runs hold it shared; a perturbed run holds it exclusively
-// while the process environment is changed, so no other run sees a
-// half-changed environment.
-var envMu sync.RWMutex
+// Outputs names the fingerprinted outputs, in Fingerprint order.
+var Outputs = [4]string{"render", "presentationMeta", "presentCall", "presentResult"}
 
-// withEnv runs fn under p.
-func withEnv(p perturbation, fn func()) {
-	if p.tz == nil && p.env == nil && p.gomaxprocs == 0 {
-		envMu.RLock()
-		defer envMu.RUnlock()
-		fn()
-		return
+// Fingerprint is a hash per output (Outputs order) of what the projectors
+// and presenters produced for one call: zero when not computed.
+type Fingerprint [4]uint64
+
+func (o *outputs) fingerprint() Fingerprint {
+	var fp Fingerprint
+	for i, s := range []string{o.content, o.meta, o.callView, o.resultView} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		fp[i] = h.Sum64() | 1 // never zero: zero means "not computed"
 	}
-	envMu.Lock()
-	defer envMu.Unlock()
-	saved := map[string]*string{}
-	for k, val := range p.env {
-		if old, ok := os.LookupEnv(k); ok {
-			saved[k] = &old
-		} else {
-			saved[k] = nil
-		}
-		os.Setenv(k, val)
+	return fp
+}
+
+// String is the fingerprint as four hex words.
+func (fp Fingerprint) String() string {
+	return fmt.Sprintf("%016x,%016x,%016x,%016x", fp[0], fp[1], fp[2], fp[3])
+}
+
+// ParseFingerprint reads String's form.
+func ParseFingerprint(s string) (Fingerprint, error) {
+	var fp Fingerprint
+	parts := strings.Split(s, ",")
+	if len(parts) != 4 {
+		return fp, fmt.Errorf("bad fingerprint %q", s)
 	}
-	oldLocal := time.Local
-	if p.tz != nil {
-		time.Local = p.tz
+	for i, p := range parts {
+		if _, err := fmt.Sscanf(p, "%x", &fp[i]); err != nil {
+			return fp, fmt.Errorf("bad fingerprint %q", s)
+		}
 	}
-	oldProcs := 0
-	if p.gomaxprocs != 0 {
-		n := p.gomaxprocs
-		if n < 0 {
-			n = -n * runtime.NumCPU()
+	return fp, nil
+}
+
+// Moved reports the outputs whose fingerprints differ.
+func (fp Fingerprint) Moved(other Fingerprint) []string {
+	var out []string
+	for i := range fp {
+		if fp[i] != other[i] {
+			out = append(out, Outputs[i])
 		}
-		oldProcs = runtime.GOMAXPROCS(n)
 	}
-	defer func() {
-		if oldProcs != 0 {
-			runtime.GOMAXPROCS(oldProcs)
-		}
-		time.Local = oldLocal
-		for k, old := range saved {
-			if old == nil {
-				os.Unsetenv(k)
-			} else {
-				os.Setenv(k, *old)
-			}
-		}
-	}()
-	fn()
+	return out
+}
+
+// NondeterministicFinding is the finding for an output that moved in a
+// perturbed environment.
+func NondeterministicFinding(r *CallResult, output, env string) Finding {
+	return Finding{Class: Nondeterminism, Sev: Failure, File: r.File, Line: r.Line, CallID: r.CallID, Tool: r.Tool,
+		Projector: output, Message: fmt.Sprintf("%s output differs when run under %s", output, env)}
 }
 
 // shake re-runs what the first pass ran and reports the first output that
@@ -87,9 +88,7 @@ func withEnv(p perturbation, fn func()) {
 func (v *callRun) shake() {
 	reported := map[string]bool{}
 	for run := 1; run <= v.e.opts.Shake; run++ {
-		p := perturbations[(run-1)%len(perturbations)]
-		var o outputs
-		withEnv(p, func() { o = v.again() })
+		o := v.again()
 		for _, x := range []struct{ name, first, now string }{
 			{"render", v.first.content, o.content},
 			{"presentationMeta", v.first.meta, o.meta},
@@ -101,7 +100,7 @@ func (v *callRun) shake() {
 			}
 			reported[x.name] = true
 			v.add(Finding{Class: Nondeterminism, Sev: Failure, Projector: x.name,
-				Message: fmt.Sprintf("%s output changed when run again (shake run %d: %s)", x.name, run, p.name),
+				Message: fmt.Sprintf("%s output changed when run again (shake run %d)", x.name, run),
 				Diff:    TextDiff(x.first, x.now, DiffLimit)})
 		}
 	}
