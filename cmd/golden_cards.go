@@ -43,32 +43,36 @@ func logBase(path string) string {
 // bytes are data; provenance names the log by its base name, so a golden
 // does not depend on the directory the command ran from.
 func cardsBody(reg *projector.Registry, name string, data []byte) (text, ndjson []byte, err error) {
-	render := func(json bool) ([]byte, error) {
-		var buf bytes.Buffer
-		w := bufio.NewWriter(&buf)
-		s := &shower{
+	var tb, jb bytes.Buffer
+	tw, jw := bufio.NewWriter(&tb), bufio.NewWriter(&jb)
+	show := func(w *bufio.Writer, json bool) *shower {
+		return &shower{
 			o:    &showOptions{turn: -1, json: json},
 			reg:  reg,
 			w:    w,
 			opts: cards.Options{Width: goldenCardsWidth, Styles: cards.Plain()},
 		}
-		_, err := logformat.ReadCallsFrom(name, bytes.NewReader(data), logformat.Options{NoViewPrepass: true}, s.call)
-		if err != nil {
-			return nil, err
-		}
-		s.finish()
-		if err := w.Flush(); err != nil {
-			return nil, err
-		}
-		return lfOnly(buf.Bytes()), nil
 	}
-	if text, err = render(false); err != nil {
+	ts, js := show(tw, false), show(jw, true)
+	// One pass over the log feeds both renderings.
+	_, err = logformat.ReadCallsFrom(name, bytes.NewReader(data), logformat.Options{NoViewPrepass: true}, func(c *logformat.Call) error {
+		if err := ts.call(c); err != nil {
+			return err
+		}
+		return js.call(c)
+	})
+	if err != nil {
 		return nil, nil, err
 	}
-	if ndjson, err = render(true); err != nil {
+	ts.finish()
+	js.finish()
+	if err := tw.Flush(); err != nil {
 		return nil, nil, err
 	}
-	return text, ndjson, nil
+	if err := jw.Flush(); err != nil {
+		return nil, nil, err
+	}
+	return lfOnly(tb.Bytes()), lfOnly(jb.Bytes()), nil
 }
 
 // lfOnly keeps goldens LF-only: a stray CR is drawn as ␍.

@@ -191,9 +191,15 @@ func (g *goldenRun) attribute(u *pendingUnit) {
 	}
 	if p, ok := u.files[kindCardsText]; ok {
 		old, new := splitCards(readOrEmpty(target(p))), splitCards(readOrEmpty(p))
-		if len(old) != len(new) {
+		switch {
+		case len(old) == 0:
+			// A new golden: every card is new.
+			for _, b := range new {
+				u.cards[b.callID], u.tools[b.tool] = true, true
+			}
+		case len(old) != len(new):
 			u.all = true
-		} else {
+		default:
 			for i := range new {
 				if old[i].text != new[i].text {
 					u.cards[new[i].callID], u.tools[new[i].tool] = true, true
@@ -422,7 +428,7 @@ func (g *goldenRun) selectCards(kind string, old, new []byte) (string, string) {
 		return pick(old), pick(new)
 	}
 	ob, nb := splitCards(old), splitCards(new)
-	if len(ob) != len(nb) {
+	if len(ob) != len(nb) && len(ob) > 0 {
 		return string(old), string(new)
 	}
 	pick := func(bs []cardBlock) string {

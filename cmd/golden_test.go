@@ -1,0 +1,719 @@
+package cmd
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// goldenCLI runs dsh-replay in-process with CI unset (a CI job running these
+// tests must not make update refuse).
+func goldenCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	if _, ok := os.LookupEnv("CI"); ok {
+		t.Setenv("CI", "")
+	}
+	var out, errb bytes.Buffer
+	code = Run(args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// copyTree copies a directory of test data into a fresh temporary directory.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// snapshot reads every file of a tree.
+func snapshot(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			m[rel], _ = os.ReadFile(p)
+		}
+		return nil
+	})
+	return m
+}
+
+func names(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func goldenData(elem ...string) string {
+	return filepath.Join(append([]string{"..", "testdata", "golden"}, elem...)...)
+}
+
+// decoded is a log's text (zstd decoded).
+func decoded(t *testing.T, b []byte) []byte {
+	t.Helper()
+	if len(b) < 4 || !bytes.Equal(b[:4], []byte{0x28, 0xb5, 0x2f, 0xfd}) {
+		return b
+	}
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	out, err := dec.DecodeAll(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mustContain(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
+func TestGoldenUpdateMatchesAccepted(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	before := snapshot(t, dir)
+	out, errOut, code := goldenCLI(t, "golden", "update", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	mustContain(t, "update output", out, "session.jsonl: 6 calls re-recorded", "frames.jsonl.zstd: 1 call re-recorded", "golden: 3 logs, 3 updated, 0 unchanged")
+	got, want := snapshot(t, dir), snapshot(t, goldenData("accepted"))
+	if strings.Join(names(got), " ") != strings.Join(names(want), " ") {
+		t.Fatalf("files %v, want %v", names(got), names(want))
+	}
+	for name, w := range want {
+		g := got[name]
+		if strings.HasSuffix(name, ".zstd") {
+			// Re-encoded frames depend on the encoder build; the text must not.
+			g, w = decoded(t, g), decoded(t, w)
+		}
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s differs from testdata/golden/accepted", name)
+		}
+	}
+	if !bytes.Equal(got["legacy.values.jsonl"], before["legacy.values.jsonl"]) {
+		t.Error("the values sidecar changed")
+	}
+	// A second update changes nothing; check passes.
+	out, _, code = goldenCLI(t, "golden", "update", dir)
+	mustContain(t, "second update", out, "0 updated, 3 unchanged")
+	if code != ExitOK {
+		t.Errorf("second update exit %d", code)
+	}
+	after := snapshot(t, dir)
+	for name := range after {
+		if !bytes.Equal(after[name], got[name]) {
+			t.Errorf("second update rewrote %s", name)
+		}
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", dir); code != ExitOK {
+		t.Errorf("check after update: exit %d\n%s", code, out)
+	}
+}
+
+// TestGoldenCheckAccepted checks the committed goldens in place (check
+// never writes).
+func TestGoldenCheckAccepted(t *testing.T) {
+	out, errOut, code := goldenCLI(t, "golden", "check", goldenData("accepted"))
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	mustContain(t, "check", out, "golden check: ok: 3 logs, 0 drifted, 0 stale, 0 pending")
+}
+
+// strip is an event with the re-recorded fields taken out, in the lossless
+// encoding (key order, number lexemes): what must not change.
+func strip(t *testing.T, line []byte) string {
+	t.Helper()
+	v, err := jsonv.Parse(line)
+	if err != nil {
+		t.Fatalf("line does not parse: %v", err)
+	}
+	var ms []jsonv.Member
+	for _, m := range v.Members() {
+		if m.Key == "data" {
+			var dm []jsonv.Member
+			for _, d := range m.Value.Members() {
+				switch d.Key {
+				case "meta":
+					continue
+				case "content":
+					d.Value = jsonv.NullValue()
+				case "message":
+					msg := d.Value
+					blk := msg.Get("content").At(0).With("content", jsonv.NullValue())
+					d.Value = msg.With("content", jsonv.Arr(blk))
+				}
+				dm = append(dm, d)
+			}
+			m.Value = jsonv.Obj(dm...)
+		}
+		ms = append(ms, m)
+	}
+	return jsonv.Encode(jsonv.Obj(ms...))
+}
+
+func TestGoldenUpdateTouchesOnlyReRecordedFields(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	before := snapshot(t, dir)
+	if out, errOut, code := goldenCLI(t, "golden", "update", dir); code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	after := snapshot(t, dir)
+	for _, name := range []string{"session.jsonl", "legacy.jsonl", "frames.jsonl.zstd"} {
+		old := bytes.SplitAfter(decoded(t, before[name]), []byte{'\n'})
+		new := bytes.SplitAfter(decoded(t, after[name]), []byte{'\n'})
+		if len(old) != len(new) {
+			t.Fatalf("%s: %d lines became %d", name, len(old), len(new))
+		}
+		changed := 0
+		for i := range old {
+			if bytes.Equal(old[i], new[i]) {
+				continue
+			}
+			changed++
+			if !bytes.Contains(old[i], []byte(`"type":"tool/result"`)) && !bytes.Contains(old[i], []byte(`"type":"tool/code-dispatch"`)) {
+				t.Errorf("%s:%d: a line that settles no call changed", name, i+1)
+			}
+			if a, b := strip(t, old[i]), strip(t, new[i]); a != b {
+				t.Errorf("%s:%d: bytes outside content/meta changed:\n%s\n%s", name, i+1, a, b)
+			}
+		}
+		if changed == 0 {
+			t.Errorf("%s: nothing was re-recorded", name)
+		}
+	}
+	// contentReplaced: the content is kept, the meta is re-recorded.
+	calls := readAll(t, filepath.Join(dir, "session.jsonl"))
+	r := calls["call_read_1"]
+	if !r.ContentReplaced || r.Content.At(0).Get("text").Str() != "[redacted by a post-execute hook]" {
+		t.Errorf("a contentReplaced content was re-rendered: %s", jsonv.Encode(r.Content))
+	}
+	if r.Meta.Has("lang") {
+		t.Error("the contentReplaced call's meta was not re-recorded")
+	}
+	if sub := calls["call_run_code_1:code:1"]; sub.Meta.IsDefined() {
+		t.Error("a sub-call kept its meta")
+	}
+	if b := calls["call_bash_1"]; b.Meta.IsDefined() {
+		t.Error("bash (no presentationMeta) kept a recorded meta")
+	}
+	if !bytes.Equal(before["legacy.values.jsonl"], after["legacy.values.jsonl"]) {
+		t.Error("sidecar changed")
+	}
+	// The zstd log keeps its header frame and every frame without an edit.
+	oldZ, newZ := before["frames.jsonl.zstd"], after["frames.jsonl.zstd"]
+	i := 0
+	for i < len(oldZ) && i < len(newZ) && oldZ[i] == newZ[i] {
+		i++
+	}
+	if i < len(oldZ)/3 {
+		t.Errorf("zstd log differs from byte %d: the untouched leading frames must be verbatim", i)
+	}
+}
+
+// readAll reads every call of a log (sub-calls included) by id.
+func readAll(t *testing.T, path string) map[string]*logformat.Call {
+	t.Helper()
+	m := map[string]*logformat.Call{}
+	_, err := logformat.ReadCalls(path, logformat.Options{}, func(c *logformat.Call) error {
+		m[c.CallID] = c
+		for _, s := range c.SubCalls {
+			m[s.CallID] = s
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestGoldenCheckDrift(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	before := snapshot(t, dir)
+	out, _, code := goldenCLI(t, "golden", "check", "--config", filepath.Join(t.TempDir(), "none.json"), dir)
+	if code != ExitUsage {
+		t.Errorf("a missing --config is a usage error, got %d", code)
+	}
+	out, _, code = goldenCLI(t, "golden", "check", "--max-lines", "3", dir)
+	if code != ExitDivergence {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	mustContain(t, "check", out,
+		"DRIFT "+filepath.Join(dir, "session.jsonl")+": 6 calls would be re-recorded",
+		"call call_edit_1 (edit): content, meta added",
+		"sub-call call call_run_code_1:code:1 (read): content, meta removed",
+		"call call_bash_1 (bash): meta removed",
+		"- The file /abs/a.txt has been updated.",
+		"+ The file /abs/a.txt has been updated successfully.",
+		"… ", "more lines",
+		"MISSING "+filepath.Join(dir, "session.cards.txt"),
+		"to regenerate: dsh-replay golden update "+filepath.Join(dir, "frames.jsonl.zstd"),
+		"golden check: FAILED: 3 logs, 3 drifted")
+	if after := snapshot(t, dir); len(after) != len(before) {
+		t.Error("check wrote files")
+	}
+}
+
+func TestGoldenCardDrift(t *testing.T) {
+	dir := copyTree(t, goldenData("accepted"))
+	p := filepath.Join(dir, "session.cards.txt")
+	b, _ := os.ReadFile(p)
+	// Change the body (trailing space, tab), and the version: only the body counts.
+	b = bytes.Replace(b, []byte("version dev"), []byte("version v9.9.9"), 1)
+	os.WriteFile(p, bytes.Replace(b, []byte("│ a.txt\n"), []byte("│ a.txt \t\n"), 1), 0o644)
+	out, _, code := goldenCLI(t, "golden", "check", dir)
+	if code != ExitDivergence {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	mustContain(t, "check", out, "DRIFT "+p+": the cards differ", "- │ a.txt ␉", "+ │ a.txt")
+	// A golden that differs only in the version is not drift and is not rewritten.
+	os.WriteFile(p, b, 0o644)
+	if out, _, code := goldenCLI(t, "golden", "check", dir); code != ExitOK {
+		t.Fatalf("version-only difference: exit %d\n%s", code, out)
+	}
+	goldenCLI(t, "golden", "update", dir)
+	if now, _ := os.ReadFile(p); !bytes.Equal(now, b) {
+		t.Error("update rewrote a golden that differs only in the version")
+	}
+	// An older format is drift, and update migrates it.
+	os.WriteFile(p, bytes.Replace(b, []byte("format 1"), []byte("format 0"), 1), 0o644)
+	out, _, _ = goldenCLI(t, "golden", "check", dir)
+	mustContain(t, "check", out, "golden format 0, this dsh-replay writes format 1")
+	out, _, _ = goldenCLI(t, "golden", "update", dir)
+	mustContain(t, "update", out, "(golden format 0 → 1)")
+}
+
+func TestGoldenDryRun(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	before := snapshot(t, dir)
+	out, _, code := goldenCLI(t, "golden", "update", "--dry-run", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	mustContain(t, "dry run", out, "would update "+filepath.Join(dir, "session.jsonl")+": 6 calls re-recorded",
+		"would write "+filepath.Join(dir, "session.cards.txt")+" (new)", "3 would change")
+	after := snapshot(t, dir)
+	if len(after) != len(before) {
+		t.Fatal("dry run wrote files")
+	}
+	for k := range before {
+		if !bytes.Equal(before[k], after[k]) {
+			t.Errorf("dry run changed %s", k)
+		}
+	}
+}
+
+func TestGoldenRefusesInCI(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	before := snapshot(t, dir)
+	t.Setenv("CI", "true")
+	for _, args := range [][]string{{"update", dir}, {"accept", dir}, {"reject", dir}} {
+		var out, errb bytes.Buffer
+		code := Run(append([]string{"golden"}, args...), nil, &out, &errb)
+		if code != ExitUsage || !strings.Contains(errb.String(), "CI is set") {
+			t.Errorf("%v: exit %d, %s", args, code, errb.String())
+		}
+	}
+	if len(snapshot(t, dir)) != len(before) {
+		t.Fatal("wrote under CI")
+	}
+	// check and --dry-run run in CI; --force writes.
+	var out, errb bytes.Buffer
+	if code := Run([]string{"golden", "update", "--dry-run", dir}, nil, &out, &errb); code != ExitOK {
+		t.Errorf("dry run in CI: exit %d", code)
+	}
+	if code := Run([]string{"golden", "update", "--force", dir}, nil, &out, &errb); code != ExitOK {
+		t.Errorf("--force in CI: exit %d %s", code, errb.String())
+	}
+	if code := Run([]string{"golden", "check", dir}, nil, &out, &errb); code != ExitOK {
+		t.Errorf("check in CI after a forced update: exit %d", code)
+	}
+}
+
+func TestGoldenReviewFlow(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	before := snapshot(t, dir)
+	out, _, code := goldenCLI(t, "golden", "update", "--review", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	mustContain(t, "update --review", out, "pending "+filepath.Join(dir, "session.jsonl.new"), "review with: dsh-replay golden diff "+dir)
+	mid := snapshot(t, dir)
+	for k, v := range before {
+		if !bytes.Equal(mid[k], v) {
+			t.Errorf("review mode changed %s in place", k)
+		}
+	}
+	if len(mid) != len(before)+9 {
+		t.Errorf("want 9 pending files, have %v", names(mid))
+	}
+	// check names the pending files (and the drift they stand for).
+	out, _, code = goldenCLI(t, "golden", "check", dir)
+	mustContain(t, "check", out, "PENDING "+filepath.Join(dir, "legacy.cards.txt.new"), "dsh-replay golden accept")
+	if code != ExitDivergence {
+		t.Errorf("check with pending files: exit %d", code)
+	}
+
+	// diff: everything, then narrowed to one call.
+	out, _, _ = goldenCLI(t, "golden", "diff", dir)
+	mustContain(t, "diff", out, "── "+filepath.Join(dir, "legacy.jsonl"), "call call_glob_1 (glob): content",
+		"- rel/c.ts", "+ rel/c.ts (no newline at end)", "3 logs with pending goldens")
+	out, _, _ = goldenCLI(t, "golden", "diff", "--call", "call_edit_2", dir)
+	if strings.Contains(out, "call_glob_1") || !strings.Contains(out, "call call_edit_2 (edit): meta") {
+		t.Errorf("diff --call shows other calls:\n%s", out)
+	}
+	mustContain(t, "diff --call", out, "golden accept --call call_edit_2 "+dir)
+	out, _, _ = goldenCLI(t, "golden", "diff", "--max-lines", "2", dir)
+	mustContain(t, "capped diff", out, "more lines")
+
+	// accept one log picked by call, reject one by --log, accept the rest.
+	out, _, code = goldenCLI(t, "golden", "accept", "--call", "call_glob_1", dir)
+	mustContain(t, "accept", out, "accepted "+filepath.Join(dir, "legacy.jsonl"), "accepted: 1 log")
+	if code != ExitOK {
+		t.Errorf("accept exit %d", code)
+	}
+	out, _, _ = goldenCLI(t, "golden", "reject", "--log", "session.jsonl", dir)
+	mustContain(t, "reject", out, "rejected "+filepath.Join(dir, "session.cards.ndjson.new"), "rejected: 1 log")
+	out, _, _ = goldenCLI(t, "golden", "accept", "--tool", "nope", dir)
+	mustContain(t, "accept --tool nope", out, "no pending goldens to accept")
+	out, _, _ = goldenCLI(t, "golden", "accept", "--tool", "read", dir)
+	mustContain(t, "accept --tool read", out, "accepted: 1 log")
+	out, _, _ = goldenCLI(t, "golden", "diff", dir)
+	mustContain(t, "diff", out, "no pending goldens")
+
+	got := snapshot(t, dir)
+	acc := snapshot(t, goldenData("accepted"))
+	for _, k := range []string{"legacy.jsonl", "legacy.cards.txt", "frames.cards.ndjson"} {
+		if !bytes.Equal(got[k], acc[k]) {
+			t.Errorf("%s: accepted content differs from update's", k)
+		}
+	}
+	if !bytes.Equal(got["session.jsonl"], before["session.jsonl"]) {
+		t.Error("the rejected log changed")
+	}
+	out, _, code = goldenCLI(t, "golden", "check", dir)
+	if code != ExitDivergence || strings.Contains(out, "legacy") || !strings.Contains(out, "session.jsonl") {
+		t.Errorf("after review only session.jsonl should drift: exit %d\n%s", code, out)
+	}
+}
+
+func TestGoldenOut(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	out := filepath.Join(t.TempDir(), "out")
+	before := snapshot(t, dir)
+	stdout, errOut, code := goldenCLI(t, "golden", "update", "--out", out, dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errOut)
+	}
+	after := snapshot(t, dir)
+	for k, v := range before {
+		if !bytes.Equal(after[k], v) {
+			t.Errorf("--out changed the source tree: %s", k)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("--out wrote into the source tree: %v", names(after))
+	}
+	mirror := filepath.Join(out, strings.TrimLeft(dir, "/"))
+	written := snapshot(t, mirror)
+	acc := snapshot(t, goldenData("accepted"))
+	for _, k := range []string{"session.jsonl", "session.cards.txt", "legacy.cards.ndjson", "legacy.jsonl"} {
+		if !bytes.Equal(written[k], acc[k]) {
+			t.Errorf("%s under --out differs from the accepted golden", k)
+		}
+	}
+	if stdout, _, code := goldenCLI(t, "golden", "check", "--out", out, dir); code != ExitOK {
+		t.Errorf("check --out: exit %d\n%s", code, stdout)
+	}
+	// The failure message repeats --out.
+	os.Remove(filepath.Join(mirror, "session.cards.txt"))
+	stdout, _, _ = goldenCLI(t, "golden", "check", "--out", out, dir)
+	mustContain(t, "check --out", stdout, "to regenerate: dsh-replay golden update --out "+out+" "+filepath.Join(dir, "session.jsonl"))
+}
+
+func TestGoldenStaleAndLeftovers(t *testing.T) {
+	dir := copyTree(t, goldenData("accepted"))
+	os.WriteFile(filepath.Join(dir, "gone.cards.txt"), []byte("# old\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, logformat.TempPrefix+"session.jsonl-123"), []byte("partial"), 0o644)
+	out, _, code := goldenCLI(t, "golden", "check", dir)
+	if code != ExitDivergence {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	mustContain(t, "check", out, "STALE "+filepath.Join(dir, "gone.cards.txt"), "LEFTOVER "+filepath.Join(dir, logformat.TempPrefix+"session.jsonl-123"),
+		"to delete stale goldens: dsh-replay golden update --prune "+dir)
+	// A run over files is partial: stale goldens are not named.
+	out, _, _ = goldenCLI(t, "golden", "check", filepath.Join(dir, "session.jsonl"))
+	if strings.Contains(out, "STALE") || !strings.Contains(out, "only directories are complete runs") {
+		t.Errorf("partial run:\n%s", out)
+	}
+	_, errOut, _ := goldenCLI(t, "golden", "update", dir)
+	mustContain(t, "update", errOut, "stale golden "+filepath.Join(dir, "gone.cards.txt"))
+	out, _, _ = goldenCLI(t, "golden", "update", "--prune", dir)
+	mustContain(t, "update --prune", out, "deleted stale golden "+filepath.Join(dir, "gone.cards.txt"))
+	if fileExists(filepath.Join(dir, "gone.cards.txt")) {
+		t.Error("--prune kept the stale golden")
+	}
+}
+
+func TestGoldenUsage(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"golden"}, ExitUsage, "needs a subcommand"},
+		{[]string{"golden", "frob"}, ExitUsage, "unknown"},
+		{[]string{"golden", "update"}, ExitUsage, "at least one PATH"},
+		{[]string{"golden", "check"}, ExitUsage, "at least one PATH"},
+		{[]string{"golden", "update", "-"}, ExitUsage, "stdin"},
+		{[]string{"golden", "update", "--review", "--no-review", dir}, ExitUsage, "cannot be combined"},
+		{[]string{"golden", "check", "--max-lines", "-1", dir}, ExitUsage, "--max-lines"},
+		{[]string{"golden", "update", "--bogus", dir}, ExitUsage, "unknown flag"},
+		{[]string{"golden", "update", filepath.Join(dir, "missing.jsonl")}, ExitCannot, "missing.jsonl"},
+		{[]string{"golden", "diff", filepath.Join(dir, "missing")}, ExitCannot, "missing"},
+	} {
+		out, errOut, code := goldenCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.msg) {
+			t.Errorf("%v: exit %d (want %d), output %q lacks %q", tc.args, code, tc.code, out+errOut, tc.msg)
+		}
+	}
+	// A corrupt log is exit 3 and is not touched; the other logs are still done.
+	os.WriteFile(filepath.Join(dir, "broken.jsonl"), []byte("not a log\n"), 0o644)
+	out, errOut, code := goldenCLI(t, "golden", "update", dir)
+	if code != ExitCannot || !strings.Contains(errOut, "broken.jsonl") || !strings.Contains(out, "3 updated") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	// A value that violates the schema cannot be re-recorded: exit 1.
+	bad := filepath.Join(dir, "schema.jsonl")
+	b, _ := os.ReadFile(filepath.Join("..", "testdata", "verify", "mutated", "schema-invalid.jsonl"))
+	os.WriteFile(bad, b, 0o644)
+	out, errOut, code = goldenCLI(t, "golden", "update", bad)
+	if code != ExitDivergence || !strings.Contains(errOut, "violates the output schema") {
+		t.Errorf("schema-invalid: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestGoldenCrashSafety kills update between writing a temporary file and
+// renaming it: every original stays intact and no partial file takes its
+// place.
+func TestGoldenCrashSafety(t *testing.T) {
+	if os.Getenv("GOLDEN_CRASH_CHILD") != "" {
+		t.Skip("child process")
+	}
+	dir := copyTree(t, goldenData("drift"))
+	before := snapshot(t, dir)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGoldenCrashChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GOLDEN_CRASH_CHILD="+dir, logformat.CrashHookEnv+"=1", "CI=")
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != logformat.CrashHookExit {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	after := snapshot(t, dir)
+	temps := 0
+	for k, v := range after {
+		if strings.HasPrefix(filepath.Base(k), logformat.TempPrefix) {
+			temps++
+			continue
+		}
+		if w, ok := before[k]; !ok || !bytes.Equal(v, w) {
+			t.Errorf("%s changed or appeared", k)
+		}
+	}
+	if temps != 1 || len(after) != len(before)+1 {
+		t.Errorf("want exactly one temporary file beside the originals, have %v", names(after))
+	}
+	// check names the leftover; a fresh update completes and clears nothing it should not.
+	out2, _, code := goldenCLI(t, "golden", "check", dir)
+	if code != ExitDivergence || !strings.Contains(out2, "LEFTOVER") {
+		t.Errorf("check after a crash: exit %d\n%s", code, out2)
+	}
+	if _, _, code := goldenCLI(t, "golden", "update", dir); code != ExitOK {
+		t.Errorf("update after a crash: exit %d", code)
+	}
+}
+
+func TestGoldenCrashChild(t *testing.T) {
+	dir := os.Getenv("GOLDEN_CRASH_CHILD")
+	if dir == "" {
+		t.Skip("run by TestGoldenCrashSafety")
+	}
+	var out, errb bytes.Buffer
+	Run([]string{"golden", "update", dir}, nil, &out, &errb)
+	t.Fatal("the crash hook did not stop the process")
+}
+
+// TestGoldenCleanLogsRoundTrip: logs with values for every ported tool need
+// no re-recording; update writes only card goldens, which then check.
+func TestGoldenCleanLogsRoundTrip(t *testing.T) {
+	dir := copyTree(t, filepath.Join("..", "testdata", "verify", "clean"))
+	before := snapshot(t, dir)
+	out, errOut, code := goldenCLI(t, "golden", "update", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	after := snapshot(t, dir)
+	for k, v := range before {
+		if !bytes.Equal(after[k], v) {
+			t.Errorf("%s changed", k)
+		}
+	}
+	if len(after) != 3*len(before) {
+		t.Errorf("want two card goldens per log, have %d files for %d logs", len(after), len(before))
+	}
+	for k, v := range after {
+		if bytes.IndexByte(v, '\r') >= 0 && strings.Contains(k, ".cards.") {
+			t.Errorf("%s is not LF-only", k)
+		}
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", dir); code != ExitOK {
+		t.Errorf("check: exit %d\n%s", code, out)
+	}
+}
+
+// TestGoldenMutatedLogsRoundTrip: every mutated log that update can fix is
+// fixed so that check (and verify) pass, with no byte outside the
+// re-recorded fields changed.
+func TestGoldenMutatedLogsRoundTrip(t *testing.T) {
+	src := filepath.Join("..", "testdata", "verify", "mutated")
+	dir := t.TempDir()
+	var logs []string
+	for _, name := range []string{"content-byte", "content-replaced", "crlf-only", "meta-absent", "meta-key-added",
+		"meta-key-removed", "meta-null", "spill-preview", "spill-preview-tampered", "subcall-meta",
+		"trailing-newline", "whitespace-only", "sidecar-mismatch", "sidecar"} {
+		for _, ext := range []string{".jsonl", ".values.jsonl"} {
+			if b, err := os.ReadFile(filepath.Join(src, name+ext)); err == nil {
+				os.WriteFile(filepath.Join(dir, name+ext), b, 0o644)
+			}
+		}
+		logs = append(logs, filepath.Join(dir, name+".jsonl"))
+	}
+	before := snapshot(t, dir)
+	if out, errOut, code := goldenCLI(t, "golden", "update", dir); code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", dir); code != ExitOK {
+		t.Errorf("check: exit %d\n%s", code, out)
+	}
+	var vout, verr bytes.Buffer
+	if code := Run(append([]string{"verify"}, logs...), nil, &vout, &verr); code != ExitOK {
+		t.Errorf("verify after update: exit %d\n%s", code, vout.String())
+	}
+	after := snapshot(t, dir)
+	for _, l := range logs {
+		k := filepath.Base(l)
+		old, new := bytes.SplitAfter(before[k], []byte{'\n'}), bytes.SplitAfter(after[k], []byte{'\n'})
+		if len(old) != len(new) {
+			t.Fatalf("%s: line count changed", k)
+		}
+		for i := range old {
+			if !bytes.Equal(old[i], new[i]) && strip(t, old[i]) != strip(t, new[i]) {
+				t.Errorf("%s:%d: bytes outside content/meta changed", k, i+1)
+			}
+		}
+	}
+}
+
+// TestGoldenFixtures: real logs carry no values, so update changes no log
+// byte, and the card goldens it writes pass check.
+func TestGoldenFixtures(t *testing.T) {
+	src := sharedtest.Dir(t, "fixtures")
+	if testing.Short() {
+		t.Skip("short")
+	}
+	dir := copyTree(t, src)
+	before := snapshot(t, dir)
+	out, errOut, code := goldenCLI(t, "golden", "update", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, lastLines(out, 5), errOut)
+	}
+	after := snapshot(t, dir)
+	logs := 0
+	for k, v := range before {
+		if !bytes.Equal(after[k], v) {
+			t.Errorf("%s changed", k)
+		}
+		if strings.HasSuffix(k, ".jsonl") || strings.HasSuffix(k, ".jsonl.zstd") {
+			logs++
+		}
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", dir); code != ExitOK {
+		t.Errorf("check: exit %d\n%s", code, lastLines(out, 20))
+	}
+	t.Logf("%d fixture logs, %d files after update", logs, len(after))
+}
+
+func lastLines(s string, n int) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+// FuzzGoldenParse: the golden-file readers (header, card blocks, NDJSON
+// lines, log comparison) never panic on arbitrary files.
+func FuzzGoldenParse(f *testing.F) {
+	txt, _ := os.ReadFile(goldenData("accepted", "session.cards.txt"))
+	js, _ := os.ReadFile(goldenData("accepted", "session.cards.ndjson"))
+	lg, _ := os.ReadFile(goldenData("accepted", "legacy.jsonl"))
+	f.Add(txt, js)
+	f.Add(js, txt)
+	f.Add(lg, lg[:len(lg)/2])
+	f.Add([]byte("# dsh-replay cards golden · format 9x"), []byte(`{"golden":"dsh-replay cards","format":"1"}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		for _, kind := range []string{kindCardsText, kindCardsJSON} {
+			h := parseHeader(kind, a)
+			g := &cardsGolden{kind: kind, log: h.log, body: b}
+			if g.matches(g.bytes()) != true {
+				t.Fatal("a golden does not match its own bytes")
+			}
+			g.matches(a)
+		}
+		splitCards(a)
+		cardLines(a)
+		logChanges("x.jsonl", a, b)
+	})
+}
