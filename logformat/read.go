@@ -101,7 +101,11 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 // and messages. No sidecar is read and no prepass is made.
 func ReadCallsFrom(name string, r io.Reader, opts Options, fn func(*Call) error) (*Summary, error) {
 	rd := newReader(name, opts, fn)
-	err := rd.run(r, -1)
+	size := int64(-1)
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = int64(l.Len()) // an in-memory reader: size the buffers to it
+	}
+	err := rd.run(r, size)
 	return &rd.sum, err
 }
 
@@ -204,6 +208,8 @@ type reader struct {
 	done    map[string]bool // delivered call ids that still expect views (late copies)
 	side    *sidecar
 	stopErr error // error from fn
+
+	batchBytes int // plaintext per batch
 }
 
 type issue struct {
@@ -257,7 +263,9 @@ func (rd *reader) run(in io.Reader, size int64) error {
 		src = zs
 		rd.sum.Format = "zstd "
 	}
-	ls := newLineSource(src, zs, readBufSize(size, zs != nil), rd.opts.maxLine())
+	// The first buffer only serves line 1; batches bring their own.
+	ls := newLineSource(src, zs, min(readBufSize(size, zs != nil), 64<<10), rd.opts.maxLine())
+	rd.batchBytes = min(readBufSize(size, zs != nil), 512<<10)
 
 	// Line 1: the header, or the first line of a wrapped event stream.
 	first, end, err := ls.next()
@@ -352,7 +360,7 @@ func (rd *reader) header(line []byte) error {
 // pipeline decodes batches of lines on worker goroutines and applies them
 // here, in order. Memory is bounded by the number of batches in flight.
 func (rd *reader) pipeline(ls *lineSource) error {
-	const batchBytes = 512 << 10
+	batchBytes := rd.batchBytes
 	jobs := rd.opts.jobs()
 	inflight := 2*jobs + 2
 	free := make(chan *batch, inflight)

@@ -1,0 +1,121 @@
+package logformat
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func addTestdataSeeds(f *testing.F, suffix string) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "logformat", "*"+suffix))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil && len(b) < 1<<16 {
+			f.Add(b)
+		}
+	}
+}
+
+// readBytes reads a log from memory with the given number of workers and
+// renders what came out, so runs can be compared.
+func readBytes(t *testing.T, b []byte, jobs int) (string, error) {
+	var out strings.Builder
+	sum, err := ReadCallsFrom("fuzz", bytes.NewReader(b), Options{Jobs: jobs, MaxRecordBytes: 1 << 20}, func(c *Call) error {
+		out.WriteString(callJSON(c))
+		out.WriteByte('\n')
+		return nil
+	})
+	if sum == nil {
+		t.Fatal("nil summary")
+	}
+	if err != nil {
+		var le *Error
+		if !errors.As(err, &le) || le.File != "fuzz" || le.Msg == "" {
+			t.Fatalf("error is not a *logformat.Error naming the file: %#v", err)
+		}
+	}
+	for _, n := range sum.Notices {
+		if n.Kind == "" || n.Msg == "" {
+			t.Fatalf("empty notice %+v", n)
+		}
+	}
+	return out.String(), err
+}
+
+// FuzzReadLog: the line scanner, record decoder and pairing never panic,
+// always fail with a *Error naming the file, and do not depend on the
+// number of decoding workers.
+func FuzzReadLog(f *testing.F) {
+	addTestdataSeeds(f, ".jsonl")
+	f.Add([]byte("{\"type\":\"session\"}\n{\"type\":\"text-chunks\",\"seq0\":0,\"time0\":0,\"data\":{\"turn\":1,\"step\":1,\"index\":0,\"dt\":[],\"texts\":[\"a\"]}}\n"))
+	f.Add([]byte("{\"type\":\"session\"}\n\n\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, errA := readBytes(t, b, 1)
+		c, errC := readBytes(t, b, 3)
+		if a != c || (errA == nil) != (errC == nil) || (errA != nil && errA.Error() != errC.Error()) {
+			t.Fatalf("jobs=1 and jobs=3 differ:\n%s\n%v\n---\n%s\n%v", a, errA, c, errC)
+		}
+	})
+}
+
+// FuzzZstdFrames: the frame walker and decoder never panic on any bytes,
+// and a stream of complete frames reads exactly like its plaintext.
+func FuzzZstdFrames(f *testing.F) {
+	addTestdataSeeds(f, ".zstd")
+	f.Add([]byte{0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x01, 0x00, 0x00})
+	f.Add([]byte{0x28, 0xB5, 0x2F, 0xFD, 0xFF})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		readBytes(t, b, 2)
+		if len(b) == 0 || isZstdMagic(b) {
+			return
+		}
+		// Treat the input as plaintext: split it into frames (the header line
+		// alone first, as the writer does) and compare.
+		var batches []string
+		s := string(b)
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			batches = append(batches, s[:i+1])
+			rest := s[i+1:]
+			for len(rest) > 0 {
+				j := strings.LastIndexByte(rest[:min(len(rest), 200)], '\n')
+				if j < 0 {
+					j = min(len(rest), 200) - 1
+					if k := strings.IndexByte(rest, '\n'); k >= 0 {
+						j = k
+					} else {
+						j = len(rest) - 1
+					}
+				}
+				batches = append(batches, rest[:j+1])
+				rest = rest[j+1:]
+			}
+		} else {
+			return
+		}
+		z := frames(t, batches...)
+		plain, errP := readBytes(t, b, 2)
+		zst, errZ := readBytes(t, z, 2)
+		if !strings.HasSuffix(s, "\n") {
+			// The plaintext ends in a fragment: in zstd that is a complete
+			// frame ending inside a record, which is corruption.
+			if errZ == nil {
+				t.Fatalf("zstd with a torn record in a complete frame read without error")
+			}
+			return
+		}
+		if plain != zst || (errP == nil) != (errZ == nil) {
+			t.Fatalf("zstd differs from plaintext:\n%s\n%v\n---\n%s\n%v", plain, errP, zst, errZ)
+		}
+		// A cut anywhere never panics and never yields more calls.
+		for _, cut := range []int{len(z) - 1, len(z) / 2, 5} {
+			if cut > 0 && cut < len(z) {
+				out, _ := readBytes(t, z[:cut], 2)
+				if strings.Count(out, "\n") > strings.Count(zst, "\n") {
+					t.Fatalf("cut stream yields more calls")
+				}
+			}
+		}
+	})
+}
