@@ -11,7 +11,9 @@ import (
 
 // benchCall is a realistic read call with value, content and meta computed
 // through the port.
-func benchCall(b *testing.B) (*Engine, *logformat.Call) {
+func benchCall(b *testing.B) (*Engine, *logformat.Call) { return benchCallLines(b, 200) }
+
+func benchCallLines(b *testing.B, n int) (*Engine, *logformat.Call) {
 	reg, err := builtin.Registry(projector.Config{})
 	if err != nil {
 		b.Fatal(err)
@@ -21,12 +23,12 @@ func benchCall(b *testing.B) (*Engine, *logformat.Call) {
 		b.Skip("no read port")
 	}
 	var lines []jsonv.Value
-	for i := 1; i <= 200; i++ {
+	for i := 1; i <= n; i++ {
 		lines = append(lines, jsonv.Obj(jsonv.M("number", jsonv.Int(i)), jsonv.M("text", jsonv.Str("\tfunc example() { return someValue + anotherValue } // line"))))
 	}
 	args := jsonv.MustParse(`{"file_path":"main.go"}`)
 	value := jsonv.Obj(jsonv.M("path", jsonv.Str("/abs/main.go")), jsonv.M("offset", jsonv.Int(1)),
-		jsonv.M("lines", jsonv.Arr(lines...)), jsonv.M("totalLines", jsonv.Int(200)))
+		jsonv.M("lines", jsonv.Arr(lines...)), jsonv.M("totalLines", jsonv.Int(n)))
 	content, err := tool.RunRender(args, value)
 	if err != nil {
 		b.Fatal(err)
@@ -57,6 +59,15 @@ func BenchmarkVerifyCall(b *testing.B) {
 func BenchmarkVerifyCallNoValue(b *testing.B) {
 	e, c := benchCall(b)
 	c.Value = jsonv.Value{}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.VerifyCall(c)
+	}
+}
+
+// BenchmarkVerifyCallSmall: a two-line read, the common small call.
+func BenchmarkVerifyCallSmall(b *testing.B) {
+	e, c := benchCallLines(b, 2)
 	b.ReportAllocs()
 	for b.Loop() {
 		e.VerifyCall(c)
