@@ -24,8 +24,10 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/builtin"
 )
+
+// registry builds the tool ports (ports.go); nil when built with -tags noports.
+var registry func() (*projector.Registry, error)
 
 func main() {
 	mb := flag.Int64("mb", 1024, "approximate plaintext size in MiB")
@@ -38,8 +40,11 @@ func main() {
 	flag.Parse()
 
 	o := benchgen.Options{Bytes: *mb << 20, Seed: *seed, Zstd: *z, FrameBytes: *frameKB << 10, Templates: *tpl}
-	if *ports {
-		reg, err := builtin.Registry(projector.Config{})
+	if *ports && registry == nil {
+		fmt.Fprintln(os.Stderr, "benchgen: built without the ports (-tags noports): plain text results, no meta")
+	}
+	if *ports && registry != nil {
+		reg, err := registry()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "benchgen: registry:", err)
 		} else {

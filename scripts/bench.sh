@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# End-to-end throughput table (called by `make bench` after `go test -bench`).
+#
+# Generates a synthetic session log (default 1 GiB of plaintext; BENCH_MB
+# overrides) as plain JSONL and as chained zstd frames into a temporary
+# directory, then runs over the same data, side by side:
+#   dsh-replay calls --summary   (plain and zstd)
+#   cat, jq -c ., and Node's JSON.parse per line   (where installed)
+# and prints MB/s of plaintext and peak RSS for each.
+#
+# Environment:
+#   BENCH_MB    plaintext size in MiB (default 1024)
+#   BENCH_DIR   where to write the logs (default: a new temporary directory,
+#               removed afterwards unless BENCH_KEEP=1)
+#   BENCH_KEEP  keep the generated logs
+#   BENCH_SKIP  space-separated rows to skip (e.g. "jq node")
+#   BIN         the dsh-replay binary (default bin/dsh-replay, built if missing)
+#
+# The generator is reusable on its own (e.g. for a verify row):
+#   go run ./internal/benchgen/cmd/benchgen -mb 1024 -o FILE [-zstd] [-seed N]
+#       [-frame-kb 1024] [-templates 300] [-ports=false]
+# It is deterministic per seed and renders result content and meta with the
+# registered Go ports (a tool without a port gets plain text and no meta).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+MB=${BENCH_MB:-1024}
+BIN=${BIN:-bin/dsh-replay}
+SKIP=" ${BENCH_SKIP:-} "
+if [[ ! -x $BIN ]]; then
+  go build -o "$BIN" .
+fi
+
+DIR=${BENCH_DIR:-}
+if [[ -z $DIR ]]; then
+  DIR=$(mktemp -d "${TMPDIR:-/tmp}/dsh-replay-bench.XXXXXX")
+  [[ -n ${BENCH_KEEP:-} ]] || trap 'rm -rf "$DIR"' EXIT
+fi
+mkdir -p "$DIR"
+PLAIN=$DIR/session.jsonl
+ZSTD=$DIR/session.jsonl.zstd
+GEN=$DIR/benchgen
+if ! go build -o "$GEN" ./internal/benchgen/cmd/benchgen 2>"$DIR/.build"; then
+  echo "note: the tool ports do not build right now; generating plain text results" >&2
+  go build -tags noports -o "$GEN" ./internal/benchgen/cmd/benchgen
+fi
+
+if [[ ! -s $PLAIN ]]; then
+  echo "generating ${MB} MiB synthetic log in $DIR ..." >&2
+  "$GEN" -mb "$MB" -o "$PLAIN"
+  "$GEN" -mb "$MB" -zstd -o "$ZSTD"
+fi
+BYTES=$(stat -c %s "$PLAIN")
+ZBYTES=$(stat -c %s "$ZSTD")
+
+TIME=/usr/bin/time
+have_time=0
+if [[ -x $TIME ]] && $TIME -f %M true >/dev/null 2>&1; then have_time=1; fi
+
+# measure NAME INPUT_DESC CMD... : runs CMD, prints one table row.
+measure() {
+  local name=$1 input=$2
+  shift 2
+  local out=$DIR/.time.$$ wall rss cpu mbs
+  if [[ $have_time == 1 ]]; then
+    if ! $TIME -o "$out" -f '%e %M %U %S' "$@" >/dev/null 2>"$DIR/.stderr"; then
+      printf '%-34s %-6s %10s %10s %10s  %s\n' "$name" "$input" "failed" "-" "-" "$(tail -c 200 "$DIR/.stderr" | tr '\n' ' ')"
+      return
+    fi
+    read -r wall rss usr sys < <(tail -1 "$out")
+    cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
+  else
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" >/dev/null 2>"$DIR/.stderr" || true
+    t1=$(date +%s.%N)
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}')
+    rss=0 cpu="-"
+  fi
+  mbs=$(awk -v b="$BYTES" -v w="$wall" 'BEGIN{ if (w <= 0) w = 0.001; printf "%.0f", b/1048576/w }')
+  printf '%-34s %-6s %10s %10s %8.1f MB %8s s\n' "$name" "$input" "$mbs" "$wall" "$(awk -v r="$rss" 'BEGIN{printf "%.1f", r/1024}')" "$cpu"
+}
+
+NODE_SCRIPT=$DIR/parse.js
+cat >"$NODE_SCRIPT" <<'EOF'
+const fs = require('fs');
+const readline = require('readline');
+const rl = readline.createInterface({ input: fs.createReadStream(process.argv[2], { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+let n = 0;
+rl.on('line', (l) => { JSON.parse(l); n++; });
+rl.on('close', () => { process.stdout.write(n + '\n'); });
+EOF
+
+echo
+printf 'synthetic log: %s MiB plaintext (%d bytes), zstd %d bytes, %s cores\n' "$MB" "$BYTES" "$ZBYTES" "$(nproc 2>/dev/null || echo ?)"
+printf 'MB/s are MiB of plaintext per wall-clock second; load average now: %s\n\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+printf '%-34s %-6s %10s %10s %11s %10s\n' "program" "input" "MB/s" "wall s" "peak RSS" "cpu s"
+printf '%-34s %-6s %10s %10s %11s %10s\n' "-------" "-----" "----" "------" "--------" "-----"
+cat "$PLAIN" >/dev/null # warm the page cache
+measure "dsh-replay calls --summary" plain "$BIN" calls --summary "$PLAIN"
+measure "dsh-replay calls --summary" zstd "$BIN" calls --summary "$ZSTD"
+measure "dsh-replay calls --summary --jobs 1" plain "$BIN" calls --summary --jobs 1 "$PLAIN"
+[[ $SKIP == *" cat "* ]] || measure "cat" plain cat "$PLAIN"
+if [[ $SKIP != *" node "* ]] && command -v node >/dev/null; then
+  measure "node JSON.parse per line" plain node "$NODE_SCRIPT" "$PLAIN"
+fi
+if [[ $SKIP != *" jq "* ]] && command -v jq >/dev/null; then
+  measure "jq -c ." plain jq -c . "$PLAIN"
+fi
+rm -f "$DIR/.time.$$" "$DIR/.stderr"
