@@ -717,3 +717,34 @@ func FuzzGoldenParse(f *testing.F) {
 		logChanges("x.jsonl", a, b)
 	})
 }
+
+func TestVerifyGolden(t *testing.T) {
+	dir := copyTree(t, goldenData("accepted"))
+	// "." keeps the goldens next to the logs.
+	out, errOut, code := goldenCLI(t, "verify", "--golden", ".", dir)
+	if code != ExitOK {
+		t.Fatalf("verify --golden . on the accepted goldens: exit %d\n%s%s", code, out, errOut)
+	}
+	// A mirror root, as update --out writes it.
+	root := filepath.Join(t.TempDir(), "goldens")
+	if _, _, code := goldenCLI(t, "golden", "update", "--out", root, dir); code != ExitOK {
+		t.Fatalf("update --out: exit %d", code)
+	}
+	out, errOut, code = goldenCLI(t, "verify", "--golden", root, dir)
+	if code != ExitOK {
+		t.Fatalf("verify --golden on fresh goldens: exit %d\n%s%s", code, out, errOut)
+	}
+	mirror := filepath.Join(root, strings.TrimLeft(dir, "/"))
+	os.Remove(filepath.Join(mirror, "legacy.cards.txt"))
+	p := filepath.Join(mirror, "session.cards.ndjson")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(b, []byte(`"Edit a.txt"`), []byte(`"Edit b.txt"`), 1), 0o644)
+	os.WriteFile(filepath.Join(mirror, "frames.cards.txt.new"), []byte("x"), 0o644)
+	out, _, code = goldenCLI(t, "verify", "--golden", root, dir)
+	if code != ExitDivergence {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	mustContain(t, "verify --golden", out, "card-mismatch", "no card golden for this log",
+		"the cards differ from the golden (regenerate: dsh-replay golden update --out "+root+" "+filepath.Join(dir, "session.jsonl")+")",
+		"a pending golden is left behind", "3 logs")
+}

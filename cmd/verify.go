@@ -34,6 +34,7 @@ type verifyOptions struct {
 	deterministic bool
 	noSidecar     bool
 	shakeChild    bool
+	golden        string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -85,6 +86,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
 	f.BoolVar(&o.shakeChild, "shake-child", false, "print per-call output fingerprints (the perturbed runs of --shake)")
 	f.MarkHidden("shake-child")
+	f.StringVar(&o.golden, "golden", "", "also compare the logs' card goldens kept under `DIR` (\".\": next to the logs); see golden check")
 	return c
 }
 
@@ -231,6 +233,9 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		Read:  logformat.Options{NoSidecar: o.noSidecar},
 		Stdin: stdin,
 	}, sink)
+	if o.golden != "" {
+		verifyCardGoldens(agg, reg, o.golden, o.config, o.noSidecar, paths)
+	}
 	if !o.deterministic {
 		agg.Totals.Duration = time.Since(start)
 	}
