@@ -78,7 +78,12 @@ func TestShowJSONConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var total, pass, noPort, configDependent, keyOrder int
+	type example struct {
+		name string // file:line of the record
+		rec  jsonv.Value
+		path string
+	}
+	var examples []example
 	for _, name := range []string{"fs-examples.jsonl", "other-examples.jsonl"} {
 		f, err := os.Open(sharedtest.Dir(t, "conformance", name))
 		if err != nil {
@@ -96,53 +101,66 @@ func TestShowJSONConformance(t *testing.T) {
 			if !rec.Has("callView") && !rec.Has("resultView") {
 				continue
 			}
-			total++
-			tool := rec.Get("tool").Str()
-			path := conformanceLog(t, dir, total, rec)
-			out, errs, code := showCLI(t, "show", "--json", path)
-			if code != 0 {
-				t.Errorf("%s:%d (%s): exit %d: %s", name, n, tool, code, errs)
-				continue
-			}
-			got, err := jsonv.ParseString(strings.TrimSpace(out))
-			if err != nil {
-				t.Errorf("%s:%d: output is not one JSON object: %v\n%s", name, n, err, out)
-				continue
-			}
-			var diffs []string
-			orderOnly := true // every difference is key order alone (jsonv.Equal holds)
-			for _, k := range []string{"callView", "resultView"} {
-				if !rec.Has(k) {
-					continue
-				}
-				want := rec.Get(k)
-				if want.IsNull() {
-					if got.Has(k) {
-						diffs = append(diffs, k+": want absent, got "+jsonv.Stringify(got.Get(k)))
-					}
-				} else if g := got.Get(k); g.IsUndefined() || jsonv.Stringify(g) != jsonv.Stringify(want) {
-					diffs = append(diffs, k+":\n  want "+jsonv.Stringify(want)+"\n   got "+jsonv.Short(g, 2000))
-					orderOnly = orderOnly && jsonv.Equal(g, want)
-				}
-			}
-			switch {
-			case len(diffs) == 0:
-				pass++
-			case reg.Lookup(tool) == nil:
-				noPort++
-			case rec.Has("config"):
-				configDependent++ // the record needs a non-default configuration
-			case orderOnly:
-				// The port builds the right view with its keys in another order
-				// than upstream's object literal: a port bug, reported here but
-				// owned (and failed) by the port's own conformance tests.
-				keyOrder++
-				t.Logf("KEY ORDER %s:%d (%s):\n%s", name, n, tool, strings.Join(diffs, "\n"))
-			default:
-				t.Errorf("%s:%d (%s, %s):\n%s", name, n, tool, rec.Get("source").Str(), strings.Join(diffs, "\n"))
-			}
+			path := conformanceLog(t, dir, len(examples)+1, rec)
+			examples = append(examples, example{name + ":" + jsonv.FormatNumber(float64(n)), rec, path})
 		}
 		f.Close()
+	}
+	// one run over the directory: one object per log, keyed by "log"
+	out, errs, code := showCLI(t, "show", "--json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	byLog := map[string]jsonv.Value{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		v, err := jsonv.ParseString(line)
+		if err != nil {
+			t.Fatalf("bad NDJSON line %q: %v", line, err)
+		}
+		byLog[v.Get("log").Str()] = v
+	}
+	var total, pass, noPort, configDependent, keyOrder int
+	for _, ex := range examples {
+		rec, name := ex.rec, ex.name
+		total++
+		tool := rec.Get("tool").Str()
+		got, ok := byLog[ex.path]
+		if !ok {
+			t.Errorf("%s (%s): no NDJSON object for %s", name, tool, ex.path)
+			continue
+		}
+		var diffs []string
+		orderOnly := true // every difference is key order alone (jsonv.Equal holds)
+		for _, k := range []string{"callView", "resultView"} {
+			if !rec.Has(k) {
+				continue
+			}
+			want := rec.Get(k)
+			if want.IsNull() {
+				if got.Has(k) {
+					diffs = append(diffs, k+": want absent, got "+jsonv.Stringify(got.Get(k)))
+				}
+			} else if g := got.Get(k); g.IsUndefined() || jsonv.Stringify(g) != jsonv.Stringify(want) {
+				diffs = append(diffs, k+":\n  want "+jsonv.Stringify(want)+"\n   got "+jsonv.Short(g, 2000))
+				orderOnly = orderOnly && jsonv.Equal(g, want)
+			}
+		}
+		switch {
+		case len(diffs) == 0:
+			pass++
+		case reg.Lookup(tool) == nil:
+			noPort++
+		case rec.Has("config"):
+			configDependent++ // the record needs a non-default configuration
+		case orderOnly:
+			// The port builds the right view with its keys in another order
+			// than upstream's object literal: a port bug, reported here but
+			// owned (and failed) by the port's own conformance tests.
+			keyOrder++
+			t.Logf("KEY ORDER %s (%s):\n%s", name, tool, strings.Join(diffs, "\n"))
+		default:
+			t.Errorf("%s (%s, %s):\n%s", name, tool, rec.Get("source").Str(), strings.Join(diffs, "\n"))
+		}
 	}
 	t.Logf("show --json reproduced %d/%d presenter views byte for byte (%d of tools without a port, %d needing a configuration, %d right but in another key order)",
 		pass, total, noPort, configDependent, keyOrder)
