@@ -33,6 +33,16 @@ func specialMask(x uint64) uint64 {
 // plainRun returns the first index >= i in d holding a byte that is '"',
 // '\\', < 0x20 or >= 0x80 (len(d) when there is none).
 func plainRun(d []byte, i int) int {
+	// 32 bytes per round while nothing special shows up.
+	for i+32 <= len(d) {
+		b := d[i : i+32]
+		m := specialMask(binary.LittleEndian.Uint64(b)) | specialMask(binary.LittleEndian.Uint64(b[8:])) |
+			specialMask(binary.LittleEndian.Uint64(b[16:])) | specialMask(binary.LittleEndian.Uint64(b[24:]))
+		if m != 0 {
+			break
+		}
+		i += 32
+	}
 	for i+8 <= len(d) {
 		m := specialMask(binary.LittleEndian.Uint64(d[i:]))
 		if m != 0 {
