@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
@@ -461,6 +462,13 @@ func runGoldenReview(c *cobra.Command, o *goldenOptions, action string, args []s
 		if !g.matches(u) {
 			continue
 		}
+		if action == "accept" {
+			if err := pendingStillApplies(u); err != nil {
+				fmt.Fprintf(g.stderr, "dsh-replay: not accepting %s: %v; run %s again\n", u.log, err, g.command("update", []string{u.log}))
+				failed = true
+				continue
+			}
+		}
 		n++
 		kinds := []string{kindLog, kindCardsText, kindCardsJSON}
 		for _, k := range kinds {
@@ -483,6 +491,53 @@ func runGoldenReview(c *cobra.Command, o *goldenOptions, action string, args []s
 		return &ExitError{Code: ExitCannot}
 	}
 	return nil
+}
+
+// pendingStillApplies makes sure that accepting a pending log loses
+// nothing: the pending copy must be exactly the current log with its calls'
+// content and meta re-recorded. A log that changed since (events appended,
+// edited by hand) is refused.
+func pendingStillApplies(u *pendingUnit) error {
+	p, ok := u.files[kindLog]
+	if !ok {
+		return nil
+	}
+	cur, err := os.ReadFile(target(p))
+	if err != nil {
+		return fmt.Errorf("reading the log: %w", err)
+	}
+	pend, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	edits := make([]logformat.Edit, 0, len(u.changes))
+	for _, ch := range u.changes {
+		e := logformat.Edit{Line: ch.line, CallID: ch.callID, SubCall: ch.subCall, SetMeta: ch.meta, Meta: ch.newMeta}
+		if ch.content {
+			e.Content = ch.newContent
+		}
+		edits = append(edits, e)
+	}
+	want, err := logformat.Rewrite(target(p), cur, edits)
+	if err == nil && !bytes.Equal(want, pend) && !sameZstdText(want, pend) {
+		err = fmt.Errorf("the pending copy is not the current log re-recorded")
+	}
+	if err != nil {
+		return fmt.Errorf("the log changed since the pending copy was written (%v)", err)
+	}
+	return nil
+}
+
+// sameZstdText compares two chained-frame logs by their text.
+func sameZstdText(a, b []byte) bool {
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		return false
+	}
+	defer dec.Close()
+	ta, err1 := dec.DecodeAll(a, nil)
+	tb, err2 := dec.DecodeAll(b, nil)
+	return err1 == nil && err2 == nil && bytes.Equal(ta, tb)
 }
 
 // settle accepts (renames into place, atomically) or rejects (deletes) one

@@ -748,3 +748,27 @@ func TestVerifyGolden(t *testing.T) {
 		"the cards differ from the golden (regenerate: dsh-replay golden update --out "+root+" "+filepath.Join(dir, "session.jsonl")+")",
 		"a pending golden is left behind", "3 logs")
 }
+
+// TestGoldenAcceptRefusesChangedLog: a log that changed after update wrote
+// its pending copy is not overwritten by accept.
+func TestGoldenAcceptRefusesChangedLog(t *testing.T) {
+	dir := copyTree(t, goldenData("drift"))
+	if _, _, code := goldenCLI(t, "golden", "update", "--review", dir); code != ExitOK {
+		t.Fatal("update --review failed")
+	}
+	log := filepath.Join(dir, "session.jsonl")
+	f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"turn/start","seq":40,"time":0,"data":{"turn":2}}` + "\n")
+	f.Close()
+	appended, _ := os.ReadFile(log)
+	out, errOut, code := goldenCLI(t, "golden", "accept", dir)
+	if code != ExitCannot || !strings.Contains(errOut, "not accepting "+log) || !strings.Contains(out, "accepted: 2 logs") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	if now, _ := os.ReadFile(log); !bytes.Equal(now, appended) {
+		t.Error("accept overwrote a log that changed")
+	}
+	if !fileExists(log + pendingExt) {
+		t.Error("the refused pending copy was removed")
+	}
+}
