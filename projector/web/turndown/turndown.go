@@ -1,11 +1,165 @@
 // Package turndown converts HTML to markdown exactly as upstream's web_fetch
 // does: turndown 7.2.4 with @joplin/turndown-plugin-gfm 1.0.67 over the
-// domino DOM, options headingStyle "atx", codeBlockStyle "fenced",
-// bulletListMarker "-", script/style/noscript removed, and the custom table
-// cell and row rules that ignore colspan.
+// domino DOM, with the options headingStyle "atx", codeBlockStyle "fenced",
+// bulletListMarker "-", script/style/noscript removed, and web_fetch's own
+// table cell and row rules that ignore colspan.
+//
+// The HTML is parsed by a copy of golang.org/x/net/html's tree builder
+// adjusted to build the tree domino builds (internal/htmlparse); text
+// semantics are JavaScript's (UTF-16 lengths, Unicode \s, trim).
+//
+// Convert returns an error where upstream's conversion throws (for example
+// a document whose body a <frameset> replaced, an SVG <tr>, or nesting deep
+// enough to overflow the JavaScript stack); web_fetch then keeps the raw
+// HTML.
 package turndown
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
 
-// Convert returns the markdown for html; an error is a JavaScript throw.
-func Convert(html string) (string, error) { return "", errors.New("not implemented") }
+	"github.com/dsh-replay/dsh-replay/projector/web/turndown/internal/htmlparse"
+)
+
+// MaxDepth is the element nesting beyond which conversion fails, standing
+// in for upstream's stack overflow (a RangeError, caught by web_fetch)
+// in its recursive walk.
+const MaxDepth = 2000
+
+// throw is a JavaScript exception raised while converting.
+type throw struct{ msg string }
+
+func (t *throw) Error() string { return t.msg }
+
+func throwf(format string, a ...any) { panic(&throw{fmt.Sprintf(format, a...)}) }
+
+// ErrTooDeep is returned for documents nested beyond MaxDepth.
+var ErrTooDeep = errors.New("turndown: nesting too deep")
+
+// Convert is turndownService.turndown(html) under web_fetch's configuration.
+func Convert(input string) (md string, err error) {
+	if input == "" {
+		return "", nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t, ok := r.(*throw)
+			if !ok {
+				panic(r)
+			}
+			md, err = "", t
+		}
+	}()
+	doc, perr := htmlparse.Parse(strings.NewReader(`<x-turndown id="turndown-root">` + input + `</x-turndown>`))
+	if perr != nil {
+		return "", perr
+	}
+	d := build(doc)
+	root := d.getElementByID("turndown-root")
+	if root == nil {
+		return "", &throw{"Cannot read properties of null (reading 'firstChild')"}
+	}
+	if depth(root) > MaxDepth {
+		return "", ErrTooDeep
+	}
+	collapseWhitespace(root)
+	c := &converter{skipCache: map[*node]bool{}}
+	out := c.process(root)
+	return postProcess(out), nil
+}
+
+// depth is the element nesting below n.
+func depth(n *node) int {
+	max := 0
+	type frame struct {
+		n *node
+		d int
+	}
+	stack := []frame{{n, 0}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.d > max {
+			max = f.d
+		}
+		for c := f.n.first; c != nil; c = c.next {
+			if c.typ == elementNode {
+				stack = append(stack, frame{c, f.d + 1})
+			}
+		}
+	}
+	return max
+}
+
+type converter struct {
+	skipCache map[*node]bool // tableShouldBeSkipped memo
+}
+
+// process is turndown's process(parentNode): the children's replacements
+// joined with join().
+func (c *converter) process(parent *node) string {
+	out := ""
+	for n := parent.first; n != nil; n = n.next {
+		wrapNode(n)
+		replacement := ""
+		switch n.typ {
+		case textNode:
+			if n.isCode {
+				replacement = n.data
+			} else {
+				replacement = escapeMarkdown(n.data)
+			}
+		case elementNode:
+			replacement = c.replacementForNode(n)
+		}
+		out = join(out, replacement)
+	}
+	return out
+}
+
+// wrapNode is turndown's Node(): the per-node flags.
+func wrapNode(n *node) {
+	n.isBlock = isBlock(n)
+	n.isCode = n.name == "CODE" || (n.parent != nil && n.parent.isCode)
+	n.isBlank = isBlankNode(n)
+}
+
+func (c *converter) replacementForNode(n *node) string {
+	r := c.ruleFor(n)
+	content := c.process(n)
+	leading, trailing := flankingWhitespace(n)
+	if leading != "" || trailing != "" {
+		content = trimJS(content)
+	}
+	return leading + r(c, content, n) + trailing
+}
+
+// join appends a replacement, keeping at most two newlines between them.
+func join(output, replacement string) string {
+	s1 := trimTrailingNewlines(output)
+	s2 := trimLeadingNewlines(replacement)
+	nls := len(output) - len(s1)
+	if k := len(replacement) - len(s2); k > nls {
+		nls = k
+	}
+	if nls > 2 {
+		nls = 2
+	}
+	return s1 + "\n\n"[:nls] + s2
+}
+
+func trimLeadingNewlines(s string) string { return strings.TrimLeft(s, "\n") }
+
+func trimTrailingNewlines(s string) string { return strings.TrimRight(s, "\n") }
+
+func trimNewlines(s string) string { return trimTrailingNewlines(trimLeadingNewlines(s)) }
+
+// postProcess: the rules' append hooks (the reference-link rule appends ""
+// through join, which caps trailing newlines at two), then the final trim
+// of leading tabs/newlines and trailing whitespace.
+func postProcess(out string) string {
+	out = join(out, "")
+	out = strings.TrimLeft(out, "\t\r\n")
+	return trimEndJS(out)
+}
