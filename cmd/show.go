@@ -260,7 +260,11 @@ type shower struct {
 
 func (s *shower) startLog(path string) {
 	if s.multi && !s.o.json {
-		fmt.Fprintf(s.w, "%s\n\n", s.opts.Styles.Dim.Render("── "+cards.Sanitize(path)))
+		gap := "\n"
+		if s.o.compact {
+			gap = ""
+		}
+		fmt.Fprintf(s.w, "%s\n%s", s.opts.Styles.Dim.Render("── "+cards.Sanitize(path)), gap)
 	}
 }
 
