@@ -3,6 +3,7 @@ package cards
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -285,7 +286,19 @@ func (o Options) lineRows(l Line, width int) []string {
 	if avail < 4 {
 		avail = 4
 	}
+	cut := false
+	if limit := MaxRowsPerLine*avail*8 + 64; !o.Full && len(text) > limit {
+		// a collapsed card shows a few rows: do not wrap megabytes for them
+		for limit > 0 && !utf8.RuneStart(text[limit]) {
+			limit--
+		}
+		text, cut = Truncate(text[:limit], MaxRowsPerLine*avail+1), true
+	}
 	wrapped := Wrap(text, avail)
+	if cut && len(wrapped) <= MaxRowsPerLine && !strings.HasSuffix(wrapped[len(wrapped)-1], "…") {
+		last := wrapped[len(wrapped)-1]
+		wrapped[len(wrapped)-1] = strings.TrimSuffix(Truncate(last, avail-1), "…") + "…"
+	}
 	if !o.Full && len(wrapped) > MaxRowsPerLine {
 		wrapped = wrapped[:MaxRowsPerLine]
 		last := wrapped[MaxRowsPerLine-1]

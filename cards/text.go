@@ -34,7 +34,9 @@ func Sanitize(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	lineStart := 0 // tab stops count from the start of the line
+	// tab stops count from the start of the line: col is the width of
+	// b[lineStart:measured]
+	col, measured := 0, 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size <= 1 {
@@ -51,13 +53,17 @@ func Sanitize(s string) string {
 		i += size
 		switch {
 		case r == '\t':
-			col := Width(b.String()[lineStart:])
-			b.WriteString("→" + strings.Repeat(" ", TabWidth-1-col%TabWidth))
+			// each stretch is measured once: linear even for many tabs
+			col += Width(b.String()[measured:])
+			pad := TabWidth - 1 - col%TabWidth
+			b.WriteString("→" + strings.Repeat(" ", pad))
+			col += 1 + pad
+			measured = b.Len()
 		case r == '\r':
 			b.WriteRune('␍')
 		case r == '\n':
 			b.WriteRune('␤')
-			lineStart = b.Len()
+			col, measured = 0, b.Len()
 		case r == 0x1b:
 			b.WriteRune('␛')
 		case r < 0x20:

@@ -246,3 +246,17 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+func TestHugeLineCollapses(t *testing.T) {
+	line := strings.Repeat("ab\tc日本 ", 200000)
+	e := &Entry{Tool: "bash", HasResult: true, Content: jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", jsonv.Str(line+"\nnext"))))}
+	out := Render(e, Options{Width: 60, Styles: Plain()})
+	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	// header, 3 rows of the huge line, "next", footer
+	if len(rows) != 6 || !strings.HasSuffix(rows[3], "…") || rows[4] != "│ next" {
+		t.Fatalf("collapsed huge line:\n%s", out)
+	}
+	if got := Sanitize(strings.Repeat("\t", 100000)); Width(got) != 4*100000 {
+		t.Fatalf("tabs: width %d", Width(got))
+	}
+}
