@@ -33,6 +33,7 @@ type verifyOptions struct {
 	config        string
 	deterministic bool
 	noSidecar     bool
+	kaptinlin     bool
 	shakeChild    bool
 	golden        string
 }
@@ -84,6 +85,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	f.StringVar(&o.config, "config", "", "deployment configuration JSON ({\"plugins\": {...}, \"services\": {...}})")
 	f.BoolVar(&o.deterministic, "deterministic", false, "zero all timings so reports can be golden-tested")
 	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
+	f.BoolVar(&o.kaptinlin, "kaptinlin", false, "also validate values with kaptinlin/jsonschema before the upstream validator (slower; a cross-check)")
 	f.BoolVar(&o.shakeChild, "shake-child", false, "print per-call output fingerprints (the perturbed runs of --shake)")
 	f.MarkHidden("shake-child")
 	f.StringVar(&o.golden, "golden", "", "also compare the logs' card goldens kept under `DIR` (\".\": next to the logs); see golden check")
@@ -154,6 +156,10 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 	if o.shake < 0 {
 		return usageErr("--shake must be >= 0")
+	}
+	if o.kaptinlin {
+		projector.UseKaptinlin(true)
+		defer projector.UseKaptinlin(false)
 	}
 	targets, err := parseReports(o.format, o.reports)
 	if err != nil {
@@ -325,6 +331,9 @@ func runShakeChildren(o *verifyOptions, paths []string) (map[string][]perturbedF
 	}
 	if o.noSidecar {
 		args = append(args, "--no-sidecar")
+	}
+	if o.kaptinlin {
+		args = append(args, "--kaptinlin")
 	}
 	args = append(append(args, "--"), paths...)
 	out := map[string][]perturbedFP{}

@@ -38,6 +38,13 @@ type Tool struct {
 	// RawPresenters marks presenters not wrapped by defineTool: no soft
 	// validation of arguments happens before they run.
 	RawPresenters bool
+	// FinalizeContent is upstream's finalizeContent where replay can compute
+	// it: the content the call records given render's output. nil: none.
+	FinalizeContent func(args, value, content jsonv.Value) jsonv.Value
+	// MatchOwnSpill reports whether recorded content is the tool's own
+	// post-execute spill of rendered content (grep, glob: the footer names a
+	// stored file instead of saying it could not be saved). nil: no such step.
+	MatchOwnSpill func(rendered, recorded jsonv.Value) bool
 	// Cards lists the cards the presenters can emit, for `dsh-replay tools`.
 	CallCards, ResultCards []string
 

@@ -123,3 +123,28 @@ func (t *Tool) Projectors() []string {
 	}
 	return out
 }
+
+// RunFinalizeContent applies FinalizeContent (contained); without one the
+// content is returned unchanged.
+func (t *Tool) RunFinalizeContent(args, value, content jsonv.Value) (jsonv.Value, error) {
+	if t.FinalizeContent == nil {
+		return content, nil
+	}
+	return contain(t.Name, "finalizeContent", func() (jsonv.Value, error) {
+		return t.FinalizeContent(args, value, content), nil
+	})
+}
+
+// IsOwnSpill reports whether recorded is the tool's own spill of rendered
+// (a panic in the matcher counts as no).
+func (t *Tool) IsOwnSpill(rendered, recorded jsonv.Value) (ok bool) {
+	if t.MatchOwnSpill == nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return t.MatchOwnSpill(rendered, recorded)
+}

@@ -191,6 +191,11 @@ func (v *callRun) projectors() {
 	}
 	// render
 	content, err := t.RunRender(v.args, c.Value)
+	if err == nil {
+		// finalizeContent runs after render on every outcome (byte caps of the
+		// terminal and job tools); the log records its result.
+		content, err = t.RunFinalizeContent(v.args, c.Value, content)
+	}
 	v.renderRun = true
 	v.fingerprint(&v.first.content, content, err)
 	if err != nil {
@@ -259,6 +264,11 @@ func at(ptr string) string {
 func (v *callRun) compareContent(content jsonv.Value) {
 	rec := v.c.Content
 	if Same(rec, content) {
+		return
+	}
+	// grep and glob spill their complete result themselves: the footer then
+	// names the stored file instead of saying it could not be saved.
+	if v.tool.IsOwnSpill(content, rec) {
 		return
 	}
 	// The model-facing spill arm never spills read; the dispatch-log arm does.

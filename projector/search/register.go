@@ -27,10 +27,34 @@ func Register(r *projector.Registry) error {
 	if err != nil {
 		return err
 	}
-	if err := r.Add(GlobTool(caps)); err != nil {
-		return err
+	for _, t := range []*projector.Tool{GlobTool(caps), GrepTool(caps)} {
+		name := t.Name
+		t.MatchOwnSpill = func(rendered, recorded jsonv.Value) bool {
+			r, ok1 := singleText(rendered)
+			rec, ok2 := singleText(recorded)
+			if !ok1 || !ok2 {
+				return false
+			}
+			_, ok := MatchSpilledContent(name, r, rec)
+			return ok
+		}
+		if err := r.Add(t); err != nil {
+			return err
+		}
 	}
-	return r.Add(GrepTool(caps))
+	return nil
+}
+
+// singleText is the text of a content array holding exactly one text block.
+func singleText(content jsonv.Value) (string, bool) {
+	if content.Len() != 1 || !content.IsArray() {
+		return "", false
+	}
+	b := content.At(0)
+	if b.Get("type").Str() != "text" || !b.Get("text").IsString() {
+		return "", false
+	}
+	return b.Get("text").Str(), true
 }
 
 // GlobTool is the glob definition for a deployment's caps.

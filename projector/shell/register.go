@@ -41,6 +41,12 @@ func Register(r *projector.Registry) error {
 		return err
 	}
 	for _, t := range tools {
+		if HasFinalizer(t.Name) {
+			name, cfg := t.Name, r.Config
+			t.FinalizeContent = func(args, value, content jsonv.Value) jsonv.Value {
+				return FinalizeContent(cfg, name, args, value, projector.Result{Content: content})
+			}
+		}
 		if err := r.Add(t); err != nil {
 			return err
 		}

@@ -1,0 +1,46 @@
+package replay
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+// A tool's finalizeContent and own spill step are part of what the log
+// records: the engine compares against them, and still catches a change.
+func TestToolHooks(t *testing.T) {
+	capped := echoTool("capped")
+	capped.FinalizeContent = func(_, _, content jsonv.Value) jsonv.Value {
+		s := content.At(0).Get("text").Str()
+		if len(s) > 5 {
+			s = s[:5] + "[truncated]"
+		}
+		return projector.TextContent(s)
+	}
+	spilling := echoTool("spilling")
+	spilling.MatchOwnSpill = func(rendered, recorded jsonv.Value) bool {
+		r, rec := rendered.At(0).Get("text").Str(), recorded.At(0).Get("text").Str()
+		return strings.HasSuffix(r, "(not saved)") && rec == strings.TrimSuffix(r, "(not saved)")+"(saved at /spill/x)"
+	}
+	e := NewEngine(testRegistry(t, capped, spilling), Options{})
+	text := func(s string) string { return `[{"type":"text","text":` + jsonv.Quote(s) + `}]` }
+	cases := []struct {
+		tool, value, content, want string
+	}{
+		{"capped", `{"text":"hello world"}`, text("hello[truncated]"), ""},
+		{"capped", `{"text":"hello world"}`, text("hello world"), "content-mismatch"},
+		{"spilling", `{"text":"x (not saved)"}`, text("x (saved at /spill/x)"), ""},
+		{"spilling", `{"text":"x (not saved)"}`, text("x (not saved)"), ""},
+		{"spilling", `{"text":"y (not saved)"}`, text("x (saved at /spill/x)"), "content-mismatch"},
+	}
+	for _, c := range cases {
+		cl := call(c.value, c.content, "null")
+		cl.Name = c.tool
+		got := classes(e.VerifyCall(cl))
+		if !strings.HasPrefix(got, c.want) || (c.want == "" && got != "") {
+			t.Errorf("%s %s with %s: got %q, want %q", c.tool, c.value, c.content, got, c.want)
+		}
+	}
+}
