@@ -46,7 +46,6 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 		return nil, err
 	}
 	views := map[string]int{}
-	pat := []byte(`"replace"`)
 	var rec record
 	for {
 		err := ls.fill()
@@ -54,18 +53,14 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 		last := bytes.LastIndexByte(buf, '\n')
 		if last >= 0 {
 			chunk := buf[:last+1]
-			for p := 0; ; {
-				i := bytes.Index(chunk[p:], pat)
-				if i < 0 {
-					break
-				}
-				i += p
-				s := bytes.LastIndexByte(chunk[:i], '\n') + 1
-				e := i + bytes.IndexByte(chunk[i:], '\n')
-				decodeLine(probe.format, chunk[s:e], &rec)
-				if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
-					if id := replacementCallID(rec); id != "" {
-						views[id]++
+			for p := 0; p < len(chunk); {
+				e := p + bytes.IndexByte(chunk[p:], '\n')
+				if line := chunk[p:e]; mayBeReplacement(probe.format, line) {
+					decodeLine(probe.format, line, &rec)
+					if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
+						if id := replacementCallID(rec); id != "" {
+							views[id]++
+						}
 					}
 				}
 				p = e + 1
@@ -79,24 +74,23 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 	return views, nil
 }
 
-// countReplacement decodes the line around a "replace" hit at i in chunk
-// and counts it when it is a replacement tool/result; it returns where the
-// search continues.
-func countReplacement(format lineFormat, chunk []byte, i int, views map[string]int, rec *record) int {
-	s := bytes.LastIndexByte(chunk[:i], '\n') + 1
-	e := bytes.IndexByte(chunk[i:], '\n')
-	if e < 0 {
-		e = len(chunk)
-	} else {
-		e += i
-	}
-	decodeLine(format, chunk[s:e], rec)
-	if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
-		if id := replacementCallID(*rec); id != "" {
-			views[id]++
+// mayBeReplacement is a cheap test for a line that may be a replacement
+// tool/result. Writers put "type" first and "surfaceOp" last in an event, so
+// for a session log only tool/result lines are looked at, and only their
+// tail; other layouts fall back to a search for "replace".
+func mayBeReplacement(format lineFormat, line []byte) bool {
+	const typePrefix = `{"type":"`
+	const resultPrefix = `{"type":"tool/result"`
+	if format == fmtLog && bytes.HasPrefix(line, []byte(typePrefix)) {
+		if !bytes.HasPrefix(line, []byte(resultPrefix)) {
+			return false
+		}
+		tail := line[max(0, len(line)-200):]
+		if i := bytes.LastIndex(tail, []byte(`"surfaceOp"`)); i >= 0 {
+			return bytes.Contains(tail[i:], []byte(`"replace"`))
 		}
 	}
-	return e + 1
+	return bytes.Contains(line, []byte(`"replace"`))
 }
 
 func replacementCallID(rec record) string {

@@ -24,7 +24,6 @@ func scanReplacementsMapped(f *os.File, maxLine int) (map[string]int, bool) {
 		return nil, false
 	}
 	views := map[string]int{}
-	pat := []byte(`"replace"`)
 	var rec record
 	page := int64(os.Getpagesize())
 	ml := int64(maxLine) + 1
@@ -46,25 +45,37 @@ func scanReplacementsMapped(f *os.File, maxLine int) (map[string]int, bool) {
 
 	// Hits are searched in [scan, scan+window); the mapping reaches one
 	// record length either side so that the hit's whole line is visible.
-	done := int64(0) // absolute offset up to which lines were decoded
-	for scan := int64(0); scan < size; scan += window {
+	next := int64(nl + 1) // absolute offset of the next line to look at
+	for scan := int64(0); scan < size && next < size; scan += window {
 		end := min(size, scan+window)
-		mapStart := max(0, scan-ml)
-		mapStart -= mapStart % page
+		if next >= end {
+			continue
+		}
+		mapStart := next - next%page
 		mapEnd := min(size, end+ml)
 		m, err := syscall.Mmap(int(f.Fd()), mapStart, int(mapEnd-mapStart), syscall.PROT_READ, syscall.MAP_SHARED)
 		if err != nil {
 			return nil, false
 		}
-		lo, hi := int(max(scan, done)-mapStart), int(end-mapStart)
-		for p := lo; p < hi; {
-			i := bytes.Index(m[p:hi], pat)
-			if i < 0 {
-				break
+		// Lines that start before end; the last one may run into the margin.
+		p, hi := int(next-mapStart), int(end-mapStart)
+		for p < hi {
+			e := bytes.IndexByte(m[p:], '\n')
+			if e < 0 {
+				e = len(m) - p
 			}
-			p = countReplacement(format, m, p+i, views, &rec)
-			done = mapStart + int64(p)
+			line := m[p : p+e]
+			if mayBeReplacement(format, line) {
+				decodeLine(format, line, &rec)
+				if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
+					if id := replacementCallID(rec); id != "" {
+						views[id]++
+					}
+				}
+			}
+			p += e + 1
 		}
+		next = mapStart + int64(p)
 		syscall.Munmap(m)
 	}
 	return views, true
