@@ -204,7 +204,7 @@ func (o Options) card(e *Entry, width int) []string {
 		}
 	}
 	resultLines := o.collapse(e.resultLines(o.Full), CollapseResult)
-	if len(callLines) > 0 && len(e.Subs) == 0 && len(resultLines) > 0 {
+	if (len(callLines) > 0 || len(e.Subs) > 0) && len(resultLines) > 0 {
 		// what was asked, then what came back
 		rows = append(rows, s.paint(rail, "├╴"))
 	}
