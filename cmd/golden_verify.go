@@ -32,9 +32,11 @@ func verifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, con
 			continue
 		}
 		var findings []replay.Finding
+		// The finding names the log (so its command shows the log's cards);
+		// the message names the golden file.
 		add := func(file, msg string, diff []string) {
 			findings = append(findings, replay.Finding{Class: replay.CardMismatch, Sev: replay.Failure,
-				File: file, Projector: "cards", Message: msg, Diff: diff})
+				File: path, Projector: "cards", Message: file + ": " + msg, Diff: diff})
 		}
 		regen := g.command("update", []string{path})
 		data, err := os.ReadFile(path)
