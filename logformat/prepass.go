@@ -10,17 +10,14 @@ import (
 // scanReplacements is the prepass that lets pruned replacement copies of a
 // result (compaction pruning, §2.9) be attached to their call even though
 // they come turns later: it counts, per call id, the replacement tool/result
-// records of a file. Only lines holding the bytes "replace" are decoded, so
-// the pass runs at memory speed. Errors are left to the main pass.
+// records of a file. Only lines that mayBeReplacement are decoded, so the
+// pass runs at memory speed. Errors are left to the main pass.
 func scanReplacements(path string, maxLine int) (map[string]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if views, ok := scanReplacementsMapped(f, maxLine); ok {
-		return views, nil
-	}
 	size := int64(-1)
 	if st, err := f.Stat(); err == nil {
 		size = st.Size()
@@ -36,7 +33,9 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 		defer zs.Close()
 		src = zs
 	}
-	ls := newLineSource(src, zs, readBufSize(size, zs != nil), maxLine)
+	// A modest buffer that stays in cache: the scan is bound by memory, and
+	// reading into hot memory beats mapping the file on virtual machines.
+	ls := newLineSource(src, zs, min(readBufSize(size, zs != nil), 1<<20), maxLine)
 	first, _, err := ls.next()
 	if err != nil {
 		return nil, err
