@@ -64,7 +64,7 @@ measure() {
   local out=$DIR/.time.$$ wall rss cpu mbs
   if [[ $have_time == 1 ]]; then
     if ! $TIME -o "$out" -f '%e %M %U %S' "$@" >/dev/null 2>"$DIR/.stderr"; then
-      printf '%-34s %-6s %10s %10s %10s  %s\n' "$name" "$input" "failed" "-" "-" "$(tail -c 200 "$DIR/.stderr" | tr '\n' ' ')"
+      printf '%-36s %-6s %8s %8s %11s  %s\n' "$name" "$input" "failed" "-" "-" "$(tail -c 200 "$DIR/.stderr" | tr '\n' ' ')"
       return
     fi
     read -r wall rss usr sys < <(tail -1 "$out")
@@ -78,7 +78,8 @@ measure() {
     rss=0 cpu="-"
   fi
   mbs=$(awk -v b="$BYTES" -v w="$wall" 'BEGIN{ if (w <= 0) w = 0.001; printf "%.0f", b/1048576/w }')
-  printf '%-34s %-6s %10s %10s %8.1f MB %8s s\n' "$name" "$input" "$mbs" "$wall" "$(awk -v r="$rss" 'BEGIN{printf "%.1f", r/1024}')" "$cpu"
+  mbcpu=$(awk -v b="$BYTES" -v c="$cpu" 'BEGIN{ if (c+0 <= 0) { print "-"; exit } printf "%.0f", b/1048576/c }')
+  printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "$name" "$input" "$mbs" "$wall" "$(awk -v r="$rss" 'BEGIN{printf "%.1f MB", r/1024}')" "$cpu" "$mbcpu"
 }
 
 NODE_SCRIPT=$DIR/parse.js
@@ -93,9 +94,10 @@ EOF
 
 echo
 printf 'synthetic log: %s MiB plaintext (%d bytes), zstd %d bytes, %s cores\n' "$MB" "$BYTES" "$ZBYTES" "$(nproc 2>/dev/null || echo ?)"
-printf 'MB/s are MiB of plaintext per wall-clock second; load average now: %s\n\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
-printf '%-34s %-6s %10s %10s %11s %10s\n' "program" "input" "MB/s" "wall s" "peak RSS" "cpu s"
-printf '%-34s %-6s %10s %10s %11s %10s\n' "-------" "-----" "----" "------" "--------" "-----"
+printf 'MB/s: MiB of plaintext per wall-clock second; MB/cpu-s: per second of CPU time (user+sys),\n'
+printf 'which is what a busy machine cannot distort. Load average now: %s\n\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "program" "input" "MB/s" "wall s" "peak RSS" "cpu s" "MB/cpu-s"
+printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "-------" "-----" "----" "------" "--------" "-----" "--------"
 cat "$PLAIN" >/dev/null # warm the page cache
 measure "dsh-replay calls --summary" plain "$BIN" calls --summary "$PLAIN"
 measure "dsh-replay calls --summary" zstd "$BIN" calls --summary "$ZSTD"
