@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 )
@@ -53,6 +54,9 @@ func usageErr(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
 }
 
+// stopProfile ends a --cpuprofile run (set by the root's pre-run hook).
+var stopProfile func()
+
 // commands registered by the command files' init functions.
 var commands []func() *cobra.Command
 
@@ -73,6 +77,25 @@ session log and proves that they reproduce what was recorded.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	})
+	// --cpuprofile is for measuring the tool itself (make bench, perf work).
+	var profile string
+	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a CPU profile to `FILE`")
+	root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if profile == "" {
+			return nil
+		}
+		f, err := os.Create(profile)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		return nil
+	}
 	for _, f := range commands {
 		root.AddCommand(f())
 	}
@@ -93,6 +116,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	root := NewRoot()
+	defer func() {
+		if stopProfile != nil {
+			stopProfile()
+			stopProfile = nil
+		}
+	}()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
