@@ -395,6 +395,36 @@ func (kstring) GoString() string { return "string" }
 // IsLossless is upstream's isJsonValue for a Value: every number finite and
 // not -0, no undefined anywhere (an undefined member or element is what a JS
 // object with an undefined property looks like here).
+// losslessRest is IsLossless(v) for an object whose declared properties the
+// walk has already checked without a violation (each such check implies its
+// subtree is lossless), so only undeclared members need a look. This keeps
+// validation linear in the size of the value.
+func (n *schemaNode) losslessRest(v jsonv.Value) bool {
+	for _, m := range v.Members() {
+		if m.Value.IsUndefined() {
+			return false
+		}
+		if !n.declares(m.Key) && !IsLossless(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// losslessItems is IsLossless(v) for an array the walk has checked: with an
+// items schema every element passed it, so only holes remain to find.
+func (n *schemaNode) losslessItems(v jsonv.Value) bool {
+	if n.items == nil {
+		return IsLossless(v)
+	}
+	for _, e := range v.Elems() {
+		if e.IsUndefined() {
+			return false
+		}
+	}
+	return true
+}
+
 func IsLossless(v jsonv.Value) bool {
 	switch v.Kind() {
 	case jsonv.Undefined:
@@ -527,7 +557,7 @@ func walkValue(n *schemaNode, v jsonv.Value, at loc, out *[]Violation) {
 				}
 			}
 		}
-		if len(*out) == before && !IsLossless(v) {
+		if len(*out) == before && !n.losslessRest(v) {
 			add(at, at.quoted()+" must be a lossless JSON object")
 		}
 	case "array":
@@ -544,7 +574,7 @@ func walkValue(n *schemaNode, v jsonv.Value, at loc, out *[]Violation) {
 				walkValue(n.items, e, at.item(i), out)
 			}
 		}
-		if len(*out) == before && !IsLossless(v) {
+		if len(*out) == before && !n.losslessItems(v) {
 			add(at, at.quoted()+" must be a dense lossless JSON array")
 		}
 	case "string":
