@@ -20,12 +20,8 @@ var jsonComparer = cmp.Comparer(jsonv.Equal)
 // comparer's symmetry on its first use in every call, in a new goroutine,
 // which would dominate the cost of a verified call.
 func Same(recorded, replayed jsonv.Value) bool {
-	// Fast path: the recorded text, still undecoded, is byte for byte what
-	// JSON.stringify of the replayed value gives.
-	if raw, ok := jsonv.RawText(recorded); ok && len(raw) > 0 {
-		if fastSame(raw, replayed) {
-			return true
-		}
+	if SameText(recorded, replayed) {
+		return true
 	}
 	if jsonv.Equal(recorded, replayed) {
 		return true
@@ -192,6 +188,14 @@ func indent(v jsonv.Value) string {
 		return "(absent)"
 	}
 	return jsonv.StringifyIndent(v, "  ")
+}
+
+// SameText reports that the recorded value, still undecoded, is byte for
+// byte JSON.stringify of the replayed one: the same value, so a presenter may
+// be given the replayed one instead.
+func SameText(recorded, replayed jsonv.Value) bool {
+	raw, ok := jsonv.RawText(recorded)
+	return ok && len(raw) > 0 && fastSame(raw, replayed)
 }
 
 // fastSame compares raw JSON text with JSON.stringify(v) without building the

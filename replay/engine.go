@@ -145,6 +145,10 @@ type callRun struct {
 	// projectorsRun: render (and meta) ran in the first pass.
 	renderRun, metaRun bool
 	first              outputs
+	// content and meta are what the presenters get: the recorded ones, or
+	// the replayed ones when those are byte for byte the recorded text (the
+	// same value, already decoded: the recorded side is never parsed).
+	content, meta jsonv.Value
 }
 
 func (v *callRun) add(f Finding) { v.res.Findings = append(v.res.Findings, f) }
@@ -154,6 +158,7 @@ func (v *callRun) checked(what string) { v.res.Checked = append(v.res.Checked, w
 func (v *callRun) run() {
 	c, t := v.c, v.tool
 	v.args = ExecArgs(c)
+	v.content, v.meta = c.Content, c.Meta
 	if c.HasResult && !c.IsError && c.Value.IsDefined() && t.Output != nil {
 		v.res.HasValue = true
 		v.projectors()
@@ -232,6 +237,8 @@ func (v *callRun) projectors() {
 		v.add(Finding{Class: MetaMissing, Sev: Failure, Projector: "presentationMeta",
 			Message: "presentationMeta produced " + kindName(meta) + " but the log recorded no meta",
 			Diff:    TextDiff("(absent)", indent(meta), DiffLimit)})
+	case SameText(c.Meta, meta):
+		v.meta = meta
 	default:
 		if !Same(c.Meta, meta) {
 			ptr, _ := FirstDiff(c.Meta, meta)
@@ -263,6 +270,10 @@ func at(ptr string) string {
 
 func (v *callRun) compareContent(content jsonv.Value) {
 	rec := v.c.Content
+	if SameText(rec, content) {
+		v.content = content
+		return
+	}
 	if Same(rec, content) {
 		return
 	}
@@ -339,7 +350,7 @@ func (v *callRun) presenters(o *outputs) {
 		if o == &v.first {
 			v.checked("presentResult")
 		}
-		view, err := t.ResultView(c.Arguments, projector.Result{Content: c.Content, IsError: c.IsError, Meta: c.Meta})
+		view, err := t.ResultView(c.Arguments, projector.Result{Content: v.content, IsError: c.IsError, Meta: v.meta})
 		v.fingerprint(&o.resultView, view, err)
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentResult", err))
@@ -348,7 +359,7 @@ func (v *callRun) presenters(o *outputs) {
 		// from the host (same meta, smaller content).
 		if o == &v.first {
 			for _, pv := range c.Views {
-				if _, err := t.ResultView(c.Arguments, projector.Result{Content: pv.Content, IsError: c.IsError, Meta: c.Meta}); err != nil {
+				if _, err := t.ResultView(c.Arguments, projector.Result{Content: pv.Content, IsError: c.IsError, Meta: v.meta}); err != nil {
 					f := presenterFailed("presentResult", err)
 					f.Message = fmt.Sprintf("on the pruned copy at line %d: %s", pv.Line, f.Message)
 					v.add(f)

@@ -14,7 +14,7 @@ func TestSameLazy(t *testing.T) {
 		raw  string
 		want bool
 	}{
-		{`[{"type":"text","text":"a` + "\u2028" + `<b>"},{"n":1e+21}]`, true},            // JSON.stringify bytes
+		{`[{"type":"text","text":"a` + "\u2028" + `<b>"},{"n":1e+21}]`, true},                // JSON.stringify bytes
 		{`[ {"text":"a\u2028\u003cb>","type":"text"}, {"n":1000000000000000000000} ]`, true}, // same value, other bytes
 		{`[{"type":"text","text":"a` + "\u2028" + `<b> "},{"n":1e+21}]`, false},
 		{`[{"type":"text","text":"a` + "\u2028" + `<b>"}]`, false},
