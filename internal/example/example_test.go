@@ -25,9 +25,9 @@ const logPath = "../../testdata/example/session.jsonl"
 
 type step struct {
 	tool, args, value string
-	isError             bool
-	errorText           string // content of a failed call (no value)
-	errorInfo           string // {name, code}
+	isError           bool
+	errorText         string // content of a failed call (no value)
+	errorInfo         string // {name, code}
 }
 
 var steps = []step{
