@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,6 +54,9 @@ func appendJS(b []byte, v Value, indent, nl string) []byte {
 	case Number:
 		if math.IsNaN(v.num) || math.IsInf(v.num, 0) {
 			return append(b, "null"...)
+		}
+		if v.num == math.Trunc(v.num) && v.num > -1e15 && v.num < 1e15 {
+			return strconv.AppendInt(b, int64(v.num), 10) // -0 gives "0" too
 		}
 		return append(b, FormatNumber(v.num)...)
 	case String:
@@ -164,11 +168,11 @@ func AppendQuote(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != 0xED {
-			i++
-			continue
+		i = quoteRun(s, i)
+		if i >= len(s) {
+			break
 		}
+		c := s[i]
 		if c == 0xED {
 			r, n := decodeWTF8(s[i:])
 			if IsSurrogate(r) {
@@ -321,4 +325,37 @@ func Short(v Value, max int) string {
 		return s[:cut] + "…"
 	}
 	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// quoteRun returns the first index >= i of a byte AppendQuote must look at:
+// '"', '\\', a control character, or 0xED (the lead byte of a WTF-8
+// surrogate); len(s) when there is none. Eight bytes at a time.
+func quoteRun(s string, i int) int {
+	for i+8 <= len(s) {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if m := quoteMask(x); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(s) {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' || c == 0xED {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// quoteMask has the high bit set in each byte of x that quoteRun stops at;
+// only the lowest set bit is exact. Bytes >= 0x80 are masked out of the
+// control-character test, which would otherwise see them as small.
+func quoteMask(x uint64) uint64 {
+	q := x ^ (swarOnes * '"')
+	b := x ^ (swarOnes * '\\')
+	e := x ^ (swarOnes * 0xED)
+	ctl := (x - swarOnes*0x20) &^ x
+	return (ctl | ((q - swarOnes) &^ q) | ((b - swarOnes) &^ b) | ((e - swarOnes) &^ e)) & swarHigh
 }
