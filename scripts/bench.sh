@@ -5,6 +5,7 @@
 # overrides) as plain JSONL and as chained zstd frames into a temporary
 # directory, then runs over the same data, side by side:
 #   dsh-replay calls --summary   (plain and zstd)
+#   dsh-replay verify --jobs 2 and --jobs 1 (every call carries a value)
 #   cat, jq -c ., and Node's JSON.parse per line   (where installed)
 # and prints MB/s of plaintext and peak RSS for each.
 #
@@ -102,6 +103,9 @@ cat "$PLAIN" >/dev/null # warm the page cache
 measure "dsh-replay calls --summary" plain "$BIN" calls --summary "$PLAIN"
 measure "dsh-replay calls --summary" zstd "$BIN" calls --summary "$ZSTD"
 measure "dsh-replay calls --summary --jobs 1" plain "$BIN" calls --summary --jobs 1 "$PLAIN"
+measure "dsh-replay verify --jobs 2" plain "$BIN" verify --jobs 2 "$PLAIN"
+measure "dsh-replay verify --jobs 1" plain "$BIN" verify --jobs 1 "$PLAIN"
+measure "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
 [[ $SKIP == *" cat "* ]] || measure "cat" plain cat "$PLAIN"
 if [[ $SKIP != *" node "* ]] && command -v node >/dev/null; then
   measure "node JSON.parse per line" plain node "$NODE_SCRIPT" "$PLAIN"
