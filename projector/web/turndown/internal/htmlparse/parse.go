@@ -51,6 +51,13 @@ type parser struct {
 	// context is the context element when parsing an HTML fragment
 	// (section 12.4).
 	context *Node
+	// staleTop emulates domino's cached "current node" after an adoption
+	// agency run that used up its eight outer iterations: domino splices
+	// the last clone into its stack without updating the cache, so the
+	// furthest block stays the insertion point until the stack next grows
+	// or shrinks (staleLen and staleLast detect that).
+	staleTop, staleLast *Node
+	staleLen            int
 	// ignoreLF: the next token, if it is text, loses a leading newline.
 	ignoreLF bool
 	// textNodes holds buffers for TextNodes that have had multiple text
@@ -59,6 +66,12 @@ type parser struct {
 }
 
 func (p *parser) top() *Node {
+	if p.staleTop != nil {
+		if len(p.oe) == p.staleLen && p.oe.top() == p.staleLast {
+			return p.staleTop
+		}
+		p.staleTop = nil
+	}
 	if n := p.oe.top(); n != nil {
 		return n
 	}
@@ -480,12 +493,24 @@ func (p *parser) resetInsertionMode() {
 		if last && p.context != nil {
 			n = p.context
 		}
+		// domino looks at HTML elements only (an svg:html or svg:table on
+		// the stack is not a table or root element).
+		if n.Namespace != "" {
+			if last {
+				p.im = inBodyIM
+				return
+			}
+			continue
+		}
 
 		switch n.DataAtom {
 		case a.Select:
 			if !last {
 				for ancestor, first := n, p.oe[0]; ancestor != first; {
 					ancestor = p.oe[p.oe.index(ancestor)-1]
+					if ancestor.Namespace != "" {
+						continue
+					}
 					switch ancestor.DataAtom {
 					case a.Template:
 						p.im = inSelectIM
@@ -1268,8 +1293,9 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 			p.afe.remove(formattingElement)
 			return
 		}
-		// Step 8. Ignore the tag if formatting element is not in the scope.
-		if !p.elementInScope(defaultScope, tagAtom) {
+		// Step 8. Ignore the tag if formatting element is not in the scope
+		// (the element itself, as domino checks, not any of its tag).
+		if !p.nodeInDefaultScope(formattingElement) {
 			// Ignore the tag.
 			return
 		}
@@ -1325,7 +1351,8 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 				if ni <= bookmark {
 					bookmark--
 				}
-				continue
+				// No continue: as the spec (and domino) have it, the node is
+				// now not in the list, so step 14.6 removes it from the stack.
 			}
 			// Step 14.6. Continue the next inner loop if node is not in the list of
 			// active formatting elements.
@@ -1358,7 +1385,13 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 		}
 		switch commonAncestor.DataAtom {
 		case a.Table, a.Tbody, a.Tfoot, a.Thead, a.Tr:
-			p.fosterParent(lastNode)
+			// domino (and the spec's "appropriate place"): foster parent
+			// only while foster parenting is on.
+			if p.fosterParenting && commonAncestor.Namespace == "" {
+				p.fosterParent(lastNode)
+			} else {
+				commonAncestor.AppendChild(lastNode)
+			}
 		default:
 			commonAncestor.AppendChild(lastNode)
 		}
@@ -1380,6 +1413,9 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 		// Step 20. Fix up the stack of open elements.
 		p.oe.remove(formattingElement)
 		p.oe.insert(p.oe.index(furthestBlock)+1, clone)
+		if i == 7 && p.oe.top() == clone {
+			p.staleTop, p.staleLast, p.staleLen = furthestBlock, clone, len(p.oe)
+		}
 	}
 }
 
@@ -1495,11 +1531,10 @@ func inTableIM(p *parser) bool {
 			p.addElement()
 			p.form = p.oe.pop()
 		case a.Select:
+			// "Anything else" in table: foster parenting is on for the
+			// whole in-body step, reconstruction included (domino).
+			p.fosterParenting = true
 			p.reconstructActiveFormattingElements()
-			switch p.top().DataAtom {
-			case a.Table, a.Tbody, a.Tfoot, a.Thead, a.Tr:
-				p.fosterParenting = true
-			}
 			p.addElement()
 			p.fosterParenting = false
 			p.framesetOK = false
@@ -2052,6 +2087,10 @@ func inFramesetIM(p *parser) bool {
 			p.acknowledgeSelfClosingTag()
 		case a.Noframes:
 			return inHeadIM(p)
+		default:
+			// Ignored: domino's tokenizer only leaves the data state when
+			// the tree builder asks, so the tag's content stays markup.
+			p.tokenizer.NextIsNotRawText()
 		}
 	case EndTagToken:
 		switch p.tok.DataAtom {
@@ -2096,6 +2135,8 @@ func afterFramesetIM(p *parser) bool {
 			return inBodyIM(p)
 		case a.Noframes:
 			return inHeadIM(p)
+		default:
+			p.tokenizer.NextIsNotRawText()
 		}
 	case EndTagToken:
 		switch p.tok.DataAtom {
@@ -2165,6 +2206,8 @@ func afterAfterFramesetIM(p *parser) bool {
 			return inBodyIM(p)
 		case a.Noframes:
 			return inHeadIM(p)
+		default:
+			p.tokenizer.NextIsNotRawText()
 		}
 	case DoctypeToken:
 		return inBodyIM(p)
@@ -2263,6 +2306,34 @@ func parseForeignContent(p *parser) bool {
 		// Ignore the token.
 	}
 	return true
+}
+
+// nodeInDefaultScope is "the element is in scope" for one element.
+func (p *parser) nodeInDefaultScope(n *Node) bool {
+	for i := len(p.oe) - 1; i >= 0; i-- {
+		e := p.oe[i]
+		if e == n {
+			return true
+		}
+		switch e.Namespace {
+		case "":
+			switch e.DataAtom {
+			case a.Applet, a.Caption, a.Html, a.Table, a.Td, a.Th, a.Marquee, a.Object, a.Template:
+				return false
+			}
+		case "math":
+			switch e.Data {
+			case "mi", "mo", "mn", "ms", "mtext", "annotation-xml":
+				return false
+			}
+		case "svg":
+			switch e.Data {
+			case "foreignObject", "desc", "title":
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // popMenuitem pops the current node when it is a menuitem.
