@@ -24,11 +24,12 @@ import (
 
 // MaxDepth is the element nesting beyond which conversion fails, standing
 // in for the stack overflow (a RangeError, caught by web_fetch) of
-// upstream's recursive walk. Measured under Node 20: 1562 nested <div>,
-// <span> or <b> convert and 1563 overflow; other element mixes overflow at
-// other depths (nested ul/li converts up to 1726 elements), which this
-// single bound does not model. web_fetch's 512-element lexical guard keeps
-// ordinary pages far below it.
+// upstream's recursive walk. Upstream's own limit is not a constant: under
+// Node 20 a warmed-up process converts 1562 nested <div>, <span> or <b> and
+// overflows at 1563, a cold one already overflows between 1300 and 1400,
+// and other element mixes differ again (nested ul/li converts up to 1726
+// elements when warm). MaxDepth takes the warm <div> figure. web_fetch's
+// 512-element lexical guard keeps real pages far below any of them.
 const MaxDepth = 1562
 
 // throw is a JavaScript exception raised while converting.

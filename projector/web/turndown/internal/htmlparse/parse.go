@@ -2050,6 +2050,9 @@ func afterBodyIM(p *parser) bool {
 			Data: p.tok.Data,
 		})
 		return true
+	case DoctypeToken:
+		// Ignore the token (it must not reopen "in body").
+		return true
 	}
 	p.im = inBodyIM
 	return false
