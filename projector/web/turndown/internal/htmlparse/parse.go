@@ -265,7 +265,7 @@ func (p *parser) insertOpenElement(n *Node) {
 // shouldFosterParent returns whether the next node to be added should be
 // foster parented.
 func (p *parser) shouldFosterParent() bool {
-	if p.fosterParenting {
+	if p.fosterParenting && p.top().Namespace == "" {
 		switch p.top().DataAtom {
 		case a.Table, a.Tbody, a.Tfoot, a.Thead, a.Tr:
 			return true
@@ -1321,7 +1321,11 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 
 		// Steps 12-13. Find the common ancestor and bookmark node.
 		commonAncestor := p.oe[feIndex-1]
-		bookmark := p.afe.index(formattingElement)
+		// The bookmark is a placeholder entry in the list, as domino keeps
+		// it. domino's insertAfter() splices at the entry's own index, so
+		// the placeholder actually goes before it; that is reproduced.
+		bookmark := &Node{Type: scopeMarkerNode}
+		p.afe.insert(p.afe.index(formattingElement), bookmark)
 
 		// Step 14. The inner loop. Find the lastNode to reparent.
 		lastNode := furthestBlock
@@ -1344,13 +1348,6 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 			// active formatting elements.
 			if ni := p.afe.index(node); j > 3 && ni > -1 {
 				p.afe.remove(node)
-				// If any element of the list of active formatting elements is removed,
-				// we need to take care whether bookmark should be decremented or not.
-				// This is because the value of bookmark may exceed the size of the
-				// list by removing elements from the list.
-				if ni <= bookmark {
-					bookmark--
-				}
 				// No continue: as the spec (and domino) have it, the node is
 				// now not in the list, so step 14.6 removes it from the stack.
 			}
@@ -1367,7 +1364,8 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 			node = clone
 			// Step 14.8.
 			if lastNode == furthestBlock {
-				bookmark = p.afe.index(node) + 1
+				p.afe.remove(bookmark)
+				p.afe.insert(p.afe.index(node), bookmark)
 			}
 			// Step 14.9.
 			if lastNode.Parent != nil {
@@ -1403,12 +1401,8 @@ func (p *parser) inBodyEndTagFormatting(tagAtom a.Atom, tagName string) {
 		furthestBlock.AppendChild(clone)
 
 		// Step 19. Fix up the list of active formatting elements.
-		if oldLoc := p.afe.index(formattingElement); oldLoc != -1 && oldLoc < bookmark {
-			// Move the bookmark with the rest of the list.
-			bookmark--
-		}
 		p.afe.remove(formattingElement)
-		p.afe.insert(bookmark, clone)
+		p.afe[p.afe.index(bookmark)] = clone
 
 		// Step 20. Fix up the stack of open elements.
 		p.oe.remove(formattingElement)
@@ -1473,9 +1467,19 @@ func textIM(p *parser) bool {
 func inTableIM(p *parser) bool {
 	switch p.tok.Type {
 	case TextToken:
+		orig := p.tok.Data
 		p.tok.Data = strings.Replace(p.tok.Data, "\x00", "", -1)
 		switch p.oe.top().DataAtom {
 		case a.Table, a.Tbody, a.Tfoot, a.Thead, a.Tr:
+			if p.tok.Data == "" && orig != "" {
+				// domino's table-text mode inserts the (empty) pending
+				// text when the next token arrives: an empty text node
+				// unless a text node is already last.
+				if lc := p.top().LastChild; lc == nil || lc.Type != TextNode {
+					p.top().AppendChild(&Node{Type: TextNode})
+				}
+				return true
+			}
 			if strings.Trim(p.tok.Data, whitespace) == "" {
 				p.addText(p.tok.Data)
 				return true
