@@ -385,43 +385,37 @@ func (p *parser) addElement() {
 
 // Section 12.2.4.3.
 func (p *parser) addFormattingElement() {
-	tagAtom, attr := p.tok.DataAtom, p.tok.Attr
+	tagAtom := p.tok.DataAtom
 	p.addElement()
+	top := p.top()
 
-	// In order to optimize the search, we need the attributes to be sorted, so we
-	// can just use slices.Equal.
-	slices.SortFunc(attr, attrCompare)
+	// Attribute order is compared as a set; the elements keep their
+	// source order (domino serializes them that way).
+	sorted := func(aa []Attribute) []Attribute {
+		c := slices.Clone(aa)
+		slices.SortFunc(c, attrCompare)
+		return c
+	}
+	attr := sorted(top.Attr)
 
 	// Implement the Noah's Ark clause, but with three per family instead of two.
 	identicalElements := 0
-findIdenticalElements:
 	for i := len(p.afe) - 1; i >= 0; i-- {
 		n := p.afe[i]
 		if n.Type == scopeMarkerNode {
 			break
 		}
-		if n.Type != ElementNode {
+		if n.Type != ElementNode || n.Namespace != "" || n.DataAtom != tagAtom || len(n.Attr) != len(attr) {
 			continue
 		}
-		if n.Namespace != "" {
+		if !slices.Equal(sorted(n.Attr), attr) {
 			continue
 		}
-		if n.DataAtom != tagAtom {
-			continue
-		}
-		if !slices.Equal(n.Attr, attr) {
-			continue findIdenticalElements
-		}
-
 		identicalElements++
 		if identicalElements >= 3 {
 			p.afe.remove(n)
 		}
 	}
-
-	// Sort the attributes to optimize future identical-element searches.
-	top := p.top()
-	slices.SortFunc(top.Attr, attrCompare)
 
 	p.afe = append(p.afe, top)
 }
