@@ -181,6 +181,9 @@ func (p *parser) elementInScope(s scope, matchTags ...a.Atom) bool {
 // scope-defined element is found.
 func (p *parser) clearStackToContext(s scope) {
 	for i := len(p.oe) - 1; i >= 0; i-- {
+		if p.oe[i].Namespace != "" {
+			continue // domino: HTML elements only
+		}
 		tagAtom := p.oe[i].DataAtom
 		switch s {
 		case tableScope:
@@ -280,7 +283,7 @@ func (p *parser) fosterParent(n *Node) {
 	var table, parent, prev, template *Node
 	var i int
 	for i = len(p.oe) - 1; i >= 0; i-- {
-		if p.oe[i].DataAtom == a.Table {
+		if p.oe[i].DataAtom == a.Table && p.oe[i].Namespace == "" {
 			table = p.oe[i]
 			break
 		}
@@ -288,7 +291,7 @@ func (p *parser) fosterParent(n *Node) {
 
 	var j int
 	for j = len(p.oe) - 1; j >= 0; j-- {
-		if p.oe[j].DataAtom == a.Template {
+		if p.oe[j].DataAtom == a.Template && p.oe[j].Namespace == "" {
 			template = p.oe[j]
 			break
 		}
@@ -1123,7 +1126,7 @@ func inBodyIM(p *parser) bool {
 			p.im = inSelectIM
 			return true
 		case a.Optgroup, a.Option:
-			if p.top().DataAtom == a.Option {
+			if p.top().Namespace == "" && p.top().DataAtom == a.Option {
 				p.oe.pop()
 			}
 			p.reconstructActiveFormattingElements()
@@ -1847,15 +1850,15 @@ func inSelectIM(p *parser) bool {
 		case a.Html:
 			return inBodyIM(p)
 		case a.Option:
-			if p.top().DataAtom == a.Option {
+			if p.top().Namespace == "" && p.top().DataAtom == a.Option {
 				p.oe.pop()
 			}
 			p.addElement()
 		case a.Optgroup:
-			if p.top().DataAtom == a.Option {
+			if p.top().Namespace == "" && p.top().DataAtom == a.Option {
 				p.oe.pop()
 			}
-			if p.top().DataAtom == a.Optgroup {
+			if p.top().Namespace == "" && p.top().DataAtom == a.Optgroup {
 				p.oe.pop()
 			}
 			p.addElement()
@@ -1887,7 +1890,7 @@ func inSelectIM(p *parser) bool {
 	case EndTagToken:
 		switch p.tok.DataAtom {
 		case a.Option:
-			if p.top().DataAtom == a.Option {
+			if p.top().Namespace == "" && p.top().DataAtom == a.Option {
 				p.oe.pop()
 			}
 		case a.Optgroup:
