@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"github.com/dsh-replay/dsh-replay/projector/retain"
 	"strconv"
 	"strings"
 
@@ -28,48 +29,9 @@ func headTail(text []byte, headBytes, tailBytes int) (kept string, omitted int) 
 		// Adjacent slices: decoded as one buffer, nothing omitted.
 		return string(text), 0
 	}
-	prefix = trimTrailingPartialUTF8(prefix)
-	suffix = trimLeadingContinuationUTF8(suffix)
+	prefix = retain.TrimPartialTail(prefix)
+	suffix = retain.TrimContinuationHead(suffix)
 	return string(prefix) + string(suffix), total - len(prefix) - len(suffix)
-}
-
-// trimTrailingPartialUTF8 drops an incomplete UTF-8 sequence at the end.
-func trimTrailingPartialUTF8(b []byte) []byte {
-	i := len(b) - 1
-	for i >= 0 && b[i]&0xc0 == 0x80 && len(b)-i <= 3 {
-		i--
-	}
-	if i < 0 {
-		return b
-	}
-	lead := b[i]
-	expected := 0
-	switch {
-	case lead < 0x80:
-		expected = 1
-	case lead < 0xe0:
-		expected = 2
-	case lead < 0xf0:
-		expected = 3
-	case lead < 0xf8:
-		expected = 4
-	}
-	if expected == 0 {
-		return b
-	}
-	if len(b)-i < expected {
-		return b[:i]
-	}
-	return b
-}
-
-// trimLeadingContinuationUTF8 drops continuation bytes at the start.
-func trimLeadingContinuationUTF8(b []byte) []byte {
-	i := 0
-	for i < len(b) && b[i]&0xc0 == 0x80 {
-		i++
-	}
-	return b[i:]
 }
 
 func spillNotice(omitted int, locator string) string {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/dsh-replay/dsh-replay/projector/retain"
 	"path"
 	"strings"
 
@@ -28,40 +29,8 @@ func PreviewLine(line string, maxBytes int) string {
 	if len(s) <= maxBytes {
 		return strings.TrimPrefix(s, bom)
 	}
-	kept := trimTrailingPartialUTF8(s[:maxBytes])
+	kept := retain.TrimPartialTail(s[:maxBytes])
 	return strings.TrimPrefix(kept, bom) + lineTruncatedSuffix
-}
-
-// trimTrailingPartialUTF8 ports output-retention's boundary trim: walk back
-// over at most three continuation bytes to a lead byte and drop the sequence
-// when fewer bytes follow it than the lead declares.
-func trimTrailingPartialUTF8(b string) string {
-	i := len(b) - 1
-	for i >= 0 && b[i]&0xC0 == 0x80 && len(b)-i <= 3 {
-		i--
-	}
-	if i < 0 {
-		return b
-	}
-	lead := b[i]
-	expected := 0
-	switch {
-	case lead < 0x80:
-		expected = 1
-	case lead < 0xE0:
-		expected = 2
-	case lead < 0xF0:
-		expected = 3
-	case lead < 0xF8:
-		expected = 4
-	}
-	if expected == 0 {
-		return b
-	}
-	if len(b)-i < expected {
-		return b[:i]
-	}
-	return b
 }
 
 // ToWorkdirRelative is upstream toWorkdirRelative(path, workdir) with POSIX

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"github.com/dsh-replay/dsh-replay/projector/retain"
 	"strings"
 	"unicode/utf8"
 
@@ -30,7 +31,7 @@ func retainHead(s string, maxBytes int) string {
 	if len(b) <= maxBytes {
 		return decodeUTF8(b)
 	}
-	return decodeUTF8(trimTrailingPartialUTF8(b[:maxBytes]))
+	return decodeUTF8(retain.TrimPartialTail(b[:maxBytes]))
 }
 
 // retainTail keeps the last maxBytes bytes of s.
@@ -42,47 +43,7 @@ func retainTail(s string, maxBytes int) string {
 	if len(b) <= maxBytes {
 		return decodeUTF8(b)
 	}
-	return decodeUTF8(trimLeadingContinuationUTF8(b[len(b)-maxBytes:]))
-}
-
-// trimTrailingPartialUTF8 drops an incomplete trailing sequence, scanning
-// back over at most three continuation bytes as upstream does.
-func trimTrailingPartialUTF8(b []byte) []byte {
-	i := len(b) - 1
-	for i >= 0 && b[i]&0xC0 == 0x80 && len(b)-i <= 3 {
-		i--
-	}
-	if i < 0 {
-		return b
-	}
-	lead := b[i]
-	expected := 0
-	switch {
-	case lead < 0x80:
-		expected = 1
-	case lead < 0xE0:
-		expected = 2
-	case lead < 0xF0:
-		expected = 3
-	case lead < 0xF8:
-		expected = 4
-	}
-	if expected == 0 {
-		return b
-	}
-	if len(b)-i < expected {
-		return b[:i]
-	}
-	return b
-}
-
-// trimLeadingContinuationUTF8 drops leading continuation bytes.
-func trimLeadingContinuationUTF8(b []byte) []byte {
-	i := 0
-	for i < len(b) && b[i]&0xC0 == 0x80 {
-		i++
-	}
-	return b[i:]
+	return decodeUTF8(retain.TrimContinuationHead(b[len(b)-maxBytes:]))
 }
 
 // decodeUTF8 is `new TextDecoder().decode(b)`: WHATWG UTF-8 decoding with
