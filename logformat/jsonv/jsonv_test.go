@@ -102,3 +102,18 @@ func TestEqual(t *testing.T) {
 		t.Error("null vs absent must differ")
 	}
 }
+
+func TestToString(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`null`, "null"}, {`true`, "true"}, {`1e21`, "1e+21"}, {`-0`, "0"}, {`"x"`, "x"},
+		{`[1,null,"a",[2,3]]`, "1,,a,2,3"}, {`{}`, "[object Object]"}, {`[]`, ""},
+	}
+	for _, c := range cases {
+		if got := ToString(MustParse(c.in)); got != c.want {
+			t.Errorf("ToString(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if ToString(Value{}) != "undefined" {
+		t.Error("undefined")
+	}
+}

@@ -1,7 +1,6 @@
 package fs
 
 import (
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -10,34 +9,6 @@ import (
 )
 
 // JavaScript semantics the ports need beyond jsonv.
-
-// jsString is String(v) / a template-literal substitution.
-func jsString(v jsonv.Value) string {
-	switch v.Kind() {
-	case jsonv.Undefined:
-		return "undefined"
-	case jsonv.Null:
-		return "null"
-	case jsonv.Bool:
-		if v.Bool() {
-			return "true"
-		}
-		return "false"
-	case jsonv.Number:
-		return jsonv.FormatNumber(v.Num())
-	case jsonv.String:
-		return v.Str()
-	case jsonv.Array:
-		parts := make([]string, v.Len())
-		for i, e := range v.Elems() {
-			if !e.IsUndefined() && !e.IsNull() {
-				parts[i] = jsString(e)
-			}
-		}
-		return strings.Join(parts, ",")
-	}
-	return "[object Object]"
-}
 
 // nullish reports v == null (the ?? and ?. test).
 func nullish(v jsonv.Value) bool { return v.IsUndefined() || v.IsNull() }
@@ -54,14 +25,14 @@ func orElse(v, def jsonv.Value) jsonv.Value {
 // (args.file_path.trim()), throwing the TypeError V8 would on a non-string.
 func argString(obj jsonv.Value, label, key, method string) (string, error) {
 	if nullish(obj) {
-		return "", projector.Throwf("Cannot read properties of %s (reading '%s')", jsString(obj), key)
+		return "", projector.Throwf("Cannot read properties of %s (reading '%s')", jsonv.ToString(obj), key)
 	}
 	v := obj.Get(key)
 	switch {
 	case v.IsString():
 		return v.Str(), nil
 	case nullish(v):
-		return "", projector.Throwf("Cannot read properties of %s (reading '%s')", jsString(v), method)
+		return "", projector.Throwf("Cannot read properties of %s (reading '%s')", jsonv.ToString(v), method)
 	}
 	return "", projector.Throwf("%s.%s.%s is not a function", label, key, method)
 }

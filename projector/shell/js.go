@@ -2,49 +2,17 @@ package shell
 
 import (
 	"math"
-	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
-
-// jsString is JavaScript's String(v), which template literals apply to every
-// interpolated value. Values reaching a projector are schema-valid, but a
-// port must still produce upstream's text (never panic) for any input.
-func jsString(v jsonv.Value) string {
-	switch v.Kind() {
-	case jsonv.Undefined:
-		return "undefined"
-	case jsonv.Null:
-		return "null"
-	case jsonv.Bool:
-		if v.Bool() {
-			return "true"
-		}
-		return "false"
-	case jsonv.Number:
-		return jsonv.FormatNumber(v.Num())
-	case jsonv.String:
-		return v.Str()
-	case jsonv.Array:
-		// Array.prototype.join: null and undefined elements become "".
-		parts := make([]string, v.Len())
-		for i, e := range v.Elems() {
-			if !e.IsNull() && !e.IsUndefined() {
-				parts[i] = jsString(e)
-			}
-		}
-		return strings.Join(parts, ",")
-	}
-	return "[object Object]"
-}
 
 // orNull is `x ?? 'null'` interpolated: null and undefined print as "null".
 func orNull(v jsonv.Value) string {
 	if v.IsNull() || v.IsUndefined() {
 		return "null"
 	}
-	return jsString(v)
+	return jsonv.ToString(v)
 }
 
 // singleText is the text of a content array holding exactly one text block

@@ -105,38 +105,38 @@ func searchCallView(title string) jsonv.Value {
 // FormatSearchOutput is formatSearchOutput: the model-facing text.
 func FormatSearchOutput(value jsonv.Value) (string, error) {
 	if !value.IsObject() {
-		return "", projector.Throwf("Cannot read properties of %s (reading 'content')", jsString(value))
+		return "", projector.Throwf("Cannot read properties of %s (reading 'content')", jsonv.ToString(value))
 	}
 	var parts []string
 	content := value.Get("content")
 	hasContent := content.IsDefined() && jsLen(content) > 0
 	if hasContent {
-		parts = append(parts, jsString(content))
+		parts = append(parts, jsonv.ToString(content))
 	}
 	sources := value.Get("sources")
 	if !sources.IsArray() {
-		return "", projector.Throwf("Cannot read properties of %s (reading 'length')", jsString(sources))
+		return "", projector.Throwf("Cannot read properties of %s (reading 'length')", jsonv.ToString(sources))
 	}
 	if sources.Len() > 0 {
 		lines := make([]string, 0, sources.Len())
 		for _, s := range sources.Elems() {
 			if s.IsNull() || s.IsUndefined() {
-				return "", projector.Throwf("Cannot read properties of %s (reading 'url')", jsString(s))
+				return "", projector.Throwf("Cannot read properties of %s (reading 'url')", jsonv.ToString(s))
 			}
 			url := s.Get("url")
 			label := SourceLabel(url, s.Get("title"))
 			var meta []string
 			if sn := s.Get("snippet"); sn.IsDefined() && jsLen(sn) > 0 {
-				meta = append(meta, jsString(sn))
+				meta = append(meta, jsonv.ToString(sn))
 			}
 			if p := s.Get("publishedAt"); p.IsDefined() && jsLen(p) > 0 {
-				meta = append(meta, "("+jsString(p)+")")
+				meta = append(meta, "("+jsonv.ToString(p)+")")
 			}
 			suffix := ""
 			if len(meta) > 0 {
 				suffix = " — " + strings.Join(meta, " ")
 			}
-			lines = append(lines, "- ["+label+"]("+jsString(url)+")"+suffix)
+			lines = append(lines, "- ["+label+"]("+jsonv.ToString(url)+")"+suffix)
 		}
 		parts = append(parts, "Sources:\n"+strings.Join(lines, "\n"))
 	} else if !hasContent {
@@ -153,9 +153,9 @@ func FormatSearchOutput(value jsonv.Value) (string, error) {
 // the URL, else (the URL does not parse) the raw URL.
 func SourceLabel(url, title jsonv.Value) string {
 	if title.IsDefined() && jsLen(title) > 0 {
-		return jsString(title)
+		return jsonv.ToString(title)
 	}
-	raw := jsString(url)
+	raw := jsonv.ToString(url)
 	if h, ok := Hostname(raw); ok {
 		return h
 	}
@@ -177,12 +177,12 @@ func projectSource(s jsonv.Value) jsonv.Value {
 func SearchMetaFromValue(value jsonv.Value) (jsonv.Value, error) {
 	sources := value.Get("sources")
 	if !sources.IsArray() {
-		return jsonv.Value{}, projector.Throwf("Cannot read properties of %s (reading 'map')", jsString(sources))
+		return jsonv.Value{}, projector.Throwf("Cannot read properties of %s (reading 'map')", jsonv.ToString(sources))
 	}
 	projected := make([]jsonv.Value, 0, sources.Len())
 	for _, s := range sources.Elems() {
 		if s.IsNull() || s.IsUndefined() {
-			return jsonv.Value{}, projector.Throwf("Cannot read properties of %s (reading 'url')", jsString(s))
+			return jsonv.Value{}, projector.Throwf("Cannot read properties of %s (reading 'url')", jsonv.ToString(s))
 		}
 		projected = append(projected, projectSource(s))
 	}
@@ -230,34 +230,6 @@ func PresentSearchResult(title string, r projector.Result) jsonv.Value {
 		ms = append(ms, jsonv.M("answer", answer))
 	}
 	return jsonv.Obj(ms...)
-}
-
-// jsString is JavaScript's String(v) for the values a projector can meet.
-func jsString(v jsonv.Value) string {
-	switch v.Kind() {
-	case jsonv.Undefined:
-		return "undefined"
-	case jsonv.Null:
-		return "null"
-	case jsonv.Bool:
-		if v.Bool() {
-			return "true"
-		}
-		return "false"
-	case jsonv.Number:
-		return jsonv.FormatNumber(v.Num())
-	case jsonv.String:
-		return v.Str()
-	case jsonv.Array:
-		parts := make([]string, v.Len())
-		for i, e := range v.Elems() {
-			if !e.IsNull() && !e.IsUndefined() {
-				parts[i] = jsString(e)
-			}
-		}
-		return strings.Join(parts, ",")
-	}
-	return "[object Object]"
 }
 
 // jsLen is `v.length` compared with 0: strings and arrays have one; other

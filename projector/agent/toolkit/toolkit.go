@@ -5,7 +5,6 @@ package toolkit
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -121,35 +120,7 @@ func (c Catalog) Get(name string) jsonv.Value {
 }
 
 // JSString is JavaScript String(v) (also template-literal interpolation).
-func JSString(v jsonv.Value) string {
-	switch v.Kind() {
-	case jsonv.Undefined:
-		return "undefined"
-	case jsonv.Null:
-		return "null"
-	case jsonv.Bool:
-		if v.Bool() {
-			return "true"
-		}
-		return "false"
-	case jsonv.Number:
-		return jsonv.FormatNumber(v.Num())
-	case jsonv.String:
-		return v.Str()
-	case jsonv.Array:
-		// Array.prototype.join(","): null and undefined elements become "".
-		parts := make([]string, v.Len())
-		for i, e := range v.Elems() {
-			if e.IsNull() || e.IsUndefined() {
-				continue
-			}
-			parts[i] = JSString(e)
-		}
-		return strings.Join(parts, ",")
-	default:
-		return "[object Object]"
-	}
-}
+func JSString(v jsonv.Value) string { return jsonv.ToString(v) }
 
 // ReadErr is V8's TypeError text for reading a property of a non-object
 // (only undefined and null throw; the message names the receiver).
