@@ -22,7 +22,7 @@ func editTool(escalation []projector.Param) *projector.Tool {
 		Output: &projector.Output{
 			Schema: editOutputSchema,
 			Render: func(args, value jsonv.Value) (jsonv.Value, error) {
-				path := jsString(value.Get("path"))
+				path := jsonv.ToString(value.Get("path"))
 				if orElse(args.Get("replace_all"), jsonv.BoolValue(false)).Truthy() {
 					return projector.TextContent("The file " + path + " has been updated. All occurrences were successfully replaced."), nil
 				}
@@ -40,7 +40,7 @@ func editTool(escalation []projector.Param) *projector.Tool {
 			}
 			return jsonv.Obj(
 				jsonv.M("card", jsonv.Str("diff")),
-				jsonv.M("title", jsonv.Str("Edit "+jsString(fp))),
+				jsonv.M("title", jsonv.Str("Edit "+jsonv.ToString(fp))),
 				jsonv.M("diffs", jsonv.Arr(jsonv.Obj(jsonv.M("path", fp), jsonv.M("oldText", oldText), jsonv.M("newText", args.Get("new_string"))))),
 				jsonv.M("locations", jsonv.Arr(jsonv.Obj(jsonv.M("path", fp)))),
 			)
@@ -56,7 +56,7 @@ func editTool(escalation []projector.Param) *projector.Tool {
 			}
 			return jsonv.Obj(
 				jsonv.M("card", jsonv.Str("diff")),
-				jsonv.M("title", jsonv.Str("Edit "+jsString(args.Get("file_path")))),
+				jsonv.M("title", jsonv.Str("Edit "+jsonv.ToString(args.Get("file_path")))),
 				jsonv.M("diffs", diffs),
 			)
 		},

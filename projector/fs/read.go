@@ -39,7 +39,7 @@ func readTool(caps readCaps) *projector.Tool {
 				}
 				endLine := endLineOf(lines, value.Get("offset"))
 				truncated := float64(lines.Len()) < limit && endLine < value.Get("totalLines").Num()
-				return projector.TextContent(FormatReadOutput(jsString(value.Get("path")), value.Get("offset"), lines, value.Get("totalLines"), truncated)), nil
+				return projector.TextContent(FormatReadOutput(jsonv.ToString(value.Get("path")), value.Get("offset"), lines, value.Get("totalLines"), truncated)), nil
 			},
 			PresentationMeta: func(_, value jsonv.Value) (jsonv.Value, error) {
 				lines := value.Get("lines")
@@ -49,7 +49,7 @@ func readTool(caps readCaps) *projector.Tool {
 				copied := make([]jsonv.Value, lines.Len())
 				for i, l := range lines.Elems() {
 					if nullish(l) {
-						return jsonv.Value{}, projector.Throwf("Cannot destructure property 'number' of 'object %s' as it is %s.", jsString(l), jsString(l))
+						return jsonv.Value{}, projector.Throwf("Cannot destructure property 'number' of 'object %s' as it is %s.", jsonv.ToString(l), jsonv.ToString(l))
 					}
 					copied[i] = jsonv.Obj(jsonv.M("number", l.Get("number")), jsonv.M("text", l.Get("text")))
 				}
@@ -111,14 +111,14 @@ func presentReadCall(args jsonv.Value) jsonv.Value {
 	start := orElse(offset, jsonv.Int(1))
 	window := ""
 	if limit.IsDefined() && jsGreaterThanZero(limit) {
-		window = " (" + jsString(start) + " - " + jsonv.FormatNumber(start.Num()+limit.Num()-1) + ")"
+		window = " (" + jsonv.ToString(start) + " - " + jsonv.FormatNumber(start.Num()+limit.Num()-1) + ")"
 	} else if offset.IsDefined() {
-		window = " (from line " + jsString(offset) + ")"
+		window = " (from line " + jsonv.ToString(offset) + ")"
 	}
 	fp := args.Get("file_path")
 	return jsonv.Obj(
 		jsonv.M("card", jsonv.Str("generic")),
-		jsonv.M("title", jsonv.Str("Read "+jsString(fp)+window)),
+		jsonv.M("title", jsonv.Str("Read "+jsonv.ToString(fp)+window)),
 		jsonv.M("kind", jsonv.Str("read")),
 		jsonv.M("locations", jsonv.Arr(jsonv.Obj(jsonv.M("path", fp), jsonv.M("line", start)))),
 	)
@@ -148,7 +148,7 @@ func presentReadResult(_ jsonv.Value, r projector.Result) jsonv.Value {
 	if text.IsUndefined() {
 		return jsonv.Value{}
 	}
-	body, ok := readEnvelopeBody(jsString(text)) // RegExp.exec coerces with String()
+	body, ok := readEnvelopeBody(jsonv.ToString(text)) // RegExp.exec coerces with String()
 	if !ok {
 		return jsonv.Value{}
 	}

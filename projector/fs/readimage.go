@@ -21,11 +21,11 @@ func readImageTool() *projector.Tool {
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				image := value.Get("image")
 				if nullish(image) {
-					return jsonv.Value{}, projector.Throwf("Cannot read properties of %s (reading 'mediaType')", jsString(image))
+					return jsonv.Value{}, projector.Throwf("Cannot read properties of %s (reading 'mediaType')", jsonv.ToString(image))
 				}
-				text := "<path>" + jsString(value.Get("path")) + "</path>\n<type>image</type>\n<content>\n" +
-					jsString(image.Get("mediaType")) + " image, " + jsString(image.Get("width")) + "x" + jsString(image.Get("height")) +
-					" px, " + jsString(image.Get("bytes")) + " bytes\n</content>"
+				text := "<path>" + jsonv.ToString(value.Get("path")) + "</path>\n<type>image</type>\n<content>\n" +
+					jsonv.ToString(image.Get("mediaType")) + " image, " + jsonv.ToString(image.Get("width")) + "x" + jsonv.ToString(image.Get("height")) +
+					" px, " + jsonv.ToString(image.Get("bytes")) + " bytes\n</content>"
 				ref := []jsonv.Member{
 					jsonv.M("attachmentId", image.Get("attachmentId")),
 					jsonv.M("mediaType", image.Get("mediaType")),
@@ -46,7 +46,7 @@ func readImageTool() *projector.Tool {
 			fp := args.Get("file_path")
 			return jsonv.Obj(
 				jsonv.M("card", jsonv.Str("generic")),
-				jsonv.M("title", jsonv.Str("Read image "+jsString(fp))),
+				jsonv.M("title", jsonv.Str("Read image "+jsonv.ToString(fp))),
 				jsonv.M("kind", jsonv.Str("read")),
 				jsonv.M("locations", jsonv.Arr(jsonv.Obj(jsonv.M("path", fp)))),
 			)

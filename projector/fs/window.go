@@ -113,13 +113,13 @@ func FormatReadOutput(displayPath string, offset jsonv.Value, lines jsonv.Value,
 	var footer string
 	switch {
 	case truncatedByBytes:
-		footer = "(Output capped. Showing lines " + jsString(offset) + "-" + jsonv.FormatNumber(endLine) +
+		footer = "(Output capped. Showing lines " + jsonv.ToString(offset) + "-" + jsonv.FormatNumber(endLine) +
 			". Use offset=" + jsonv.FormatNumber(endLine+1) + " to continue.)"
 	case endLine < totalLines.Num():
-		footer = "(Showing lines " + jsString(offset) + "-" + jsonv.FormatNumber(endLine) + " of " + jsString(totalLines) +
+		footer = "(Showing lines " + jsonv.ToString(offset) + "-" + jsonv.FormatNumber(endLine) + " of " + jsonv.ToString(totalLines) +
 			". Use offset=" + jsonv.FormatNumber(endLine+1) + " to continue.)"
 	default:
-		footer = "(End of file - total " + jsString(totalLines) + " lines)"
+		footer = "(End of file - total " + jsonv.ToString(totalLines) + " lines)"
 	}
 	var b strings.Builder
 	b.Grow(64 + len(displayPath) + len(footer) + 16*lines.Len())
@@ -131,9 +131,9 @@ func FormatReadOutput(displayPath string, offset jsonv.Value, lines jsonv.Value,
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(jsString(l.Get("number")))
+			b.WriteString(jsonv.ToString(l.Get("number")))
 			b.WriteString(": ")
-			b.WriteString(jsString(l.Get("text")))
+			b.WriteString(jsonv.ToString(l.Get("text")))
 		}
 		b.WriteString("\n\n")
 	}

@@ -24,7 +24,7 @@ func writeTool(escalation []projector.Param) *projector.Tool {
 				if op := value.Get("operation"); op.IsString() && op.Str() == "create" {
 					verb = "Created"
 				}
-				return projector.TextContent("<path>" + jsString(value.Get("path")) + "</path>\n<type>file</type>\n<content>\n" + verb + " file\n</content>"), nil
+				return projector.TextContent("<path>" + jsonv.ToString(value.Get("path")) + "</path>\n<type>file</type>\n<content>\n" + verb + " file\n</content>"), nil
 			},
 			PresentationMeta: func(args, value jsonv.Value) (jsonv.Value, error) {
 				before := value.Get("before")
@@ -38,7 +38,7 @@ func writeTool(escalation []projector.Param) *projector.Tool {
 			fp := args.Get("file_path")
 			return jsonv.Obj(
 				jsonv.M("card", jsonv.Str("diff")),
-				jsonv.M("title", jsonv.Str("Write "+jsString(fp))),
+				jsonv.M("title", jsonv.Str("Write "+jsonv.ToString(fp))),
 				jsonv.M("diffs", wholeFileDiff(fp, args.Get("content"))),
 				jsonv.M("locations", jsonv.Arr(jsonv.Obj(jsonv.M("path", fp)))),
 			)
@@ -56,7 +56,7 @@ func writeTool(escalation []projector.Param) *projector.Tool {
 			}
 			return jsonv.Obj(
 				jsonv.M("card", jsonv.Str("diff")),
-				jsonv.M("title", jsonv.Str("Write "+jsString(fp))),
+				jsonv.M("title", jsonv.Str("Write "+jsonv.ToString(fp))),
 				jsonv.M("diffs", diffs),
 			)
 		},

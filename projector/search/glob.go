@@ -199,7 +199,7 @@ func GlobMeta(paths []string, root string, caps Caps) jsonv.Value {
 // globValue reads the canonical {root, paths} value.
 func globValue(value jsonv.Value) (root string, paths []string, err error) {
 	if !value.IsObject() {
-		return "", nil, projector.Throwf("Cannot read properties of %s (reading 'paths')", jsString(value))
+		return "", nil, projector.Throwf("Cannot read properties of %s (reading 'paths')", jsonv.ToString(value))
 	}
 	ps := value.Get("paths")
 	if !ps.IsArray() {
@@ -224,9 +224,9 @@ func presentGlobCall(args jsonv.Value) jsonv.Value {
 	if !args.IsObject() {
 		return jsonv.Value{}
 	}
-	title := "Glob " + jsString(args.Get("pattern"))
+	title := "Glob " + jsonv.ToString(args.Get("pattern"))
 	if p := args.Get("path"); p.IsDefined() {
-		title += " in " + jsString(p)
+		title += " in " + jsonv.ToString(p)
 	}
 	return genericSearchCall(title, args.Get("pattern"))
 }

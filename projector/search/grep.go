@@ -70,7 +70,7 @@ func FormatGrepMatches(matches []Match) string {
 		b.WriteString(paths[g])
 		for _, i := range idx {
 			b.WriteString("\nLine ")
-			b.WriteString(jsString(matches[i].LineNumber))
+			b.WriteString(jsonv.ToString(matches[i].LineNumber))
 			b.WriteString(": ")
 			b.WriteString(matches[i].Line)
 		}
@@ -124,7 +124,7 @@ func GrepMeta(matches []Match, caps Caps) jsonv.Value {
 // grepValue reads the canonical {matches:[{path, lineNumber, line}]} value.
 func grepValue(value jsonv.Value) ([]Match, error) {
 	if !value.IsObject() {
-		return nil, projector.Throwf("Cannot read properties of %s (reading 'matches')", jsString(value))
+		return nil, projector.Throwf("Cannot read properties of %s (reading 'matches')", jsonv.ToString(value))
 	}
 	ms := value.Get("matches")
 	if !ms.IsArray() {
@@ -146,12 +146,12 @@ func presentGrepCall(args jsonv.Value) jsonv.Value {
 	if !args.IsObject() {
 		return jsonv.Value{}
 	}
-	title := "Grep " + jsString(args.Get("pattern"))
+	title := "Grep " + jsonv.ToString(args.Get("pattern"))
 	if p := args.Get("path"); p.IsDefined() {
-		title += " in " + jsString(p)
+		title += " in " + jsonv.ToString(p)
 	}
 	if inc := args.Get("include"); inc.IsDefined() {
-		title += " (" + jsString(inc) + ")"
+		title += " (" + jsonv.ToString(inc) + ")"
 	}
 	return genericSearchCall(title, args.Get("pattern"))
 }

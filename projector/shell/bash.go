@@ -26,7 +26,7 @@ func newShellTool(name, plugin string, params jsonv.Value, o shellOptions) *proj
 			Schema: shellOutputSchema,
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				if value.Get("kind").IsString() && value.Get("kind").Str() == "background" {
-					return text("started background job " + jsString(value.Get("jobId")))
+					return text("started background job " + jsonv.ToString(value.Get("jobId")))
 				}
 				return text(renderShellResult(value, o.escalation))
 			},
@@ -48,18 +48,18 @@ func newShellTool(name, plugin string, params jsonv.Value, o shellOptions) *proj
 // stream's text.
 func streamText(s jsonv.Value) string {
 	if !s.Get("truncated").Truthy() {
-		return jsString(s.Get("text"))
+		return jsonv.ToString(s.Get("text"))
 	}
 	spill := "(unavailable)"
 	if p := s.Get("spillPath"); p.IsDefined() && !p.IsNull() {
-		spill = jsString(p)
+		spill = jsonv.ToString(p)
 	}
-	return jsString(s.Get("text")) + "\n[output truncated; full output: " + spill + "]"
+	return jsonv.ToString(s.Get("text")) + "\n[output truncated; full output: " + spill + "]"
 }
 
 // sandboxDenialMarker and escalationHint are lasmex-sandbox's marker texts.
 func sandboxDenialMarker(mode jsonv.Value) string {
-	return "[sandbox: file access denied under " + jsString(mode) + " mode]"
+	return "[sandbox: file access denied under " + jsonv.ToString(mode) + " mode]"
 }
 
 const escalationHint = "[sandbox: escalation available — retry this exact command once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]"
@@ -86,12 +86,12 @@ func renderShellResult(v jsonv.Value, escalation bool) string {
 		}
 	}
 	if v.Get("timedOut").Truthy() {
-		markers = append(markers, "[timed out after "+jsString(v.Get("timeoutMs"))+"ms]")
+		markers = append(markers, "[timed out after "+jsonv.ToString(v.Get("timeoutMs"))+"ms]")
 	}
 	if sig := v.Get("signal"); !sig.IsNull() {
-		markers = append(markers, "[killed by signal: "+jsString(sig)+"]")
+		markers = append(markers, "[killed by signal: "+jsonv.ToString(sig)+"]")
 	} else if code := v.Get("exitCode"); !(code.IsNumber() && code.Num() == 0) {
-		markers = append(markers, "[exit code: "+jsString(code)+"]")
+		markers = append(markers, "[exit code: "+jsonv.ToString(code)+"]")
 	}
 	if len(markers) == 0 {
 		return body
@@ -140,7 +140,7 @@ func presentShellResult(args jsonv.Value, r projector.Result) jsonv.Value {
 	if args.Get("run_in_background").True() || r.IsError {
 		switch {
 		case raw.IsUndefined() || raw.IsNull():
-			panic(projector.Throwf("Cannot read properties of %s (reading 'replace')", jsString(raw)))
+			panic(projector.Throwf("Cannot read properties of %s (reading 'replace')", jsonv.ToString(raw)))
 		case !raw.IsString():
 			panic(projector.Throwf("raw.replace is not a function"))
 		}
@@ -156,7 +156,7 @@ func presentShellResult(args jsonv.Value, r projector.Result) jsonv.Value {
 		// elements. An undefined output drops out of the view.
 		output, exit := raw, jsonv.M("exitCode", jsonv.Int(0))
 		if raw.IsArray() {
-			s := jsString(raw)
+			s := jsonv.ToString(raw)
 			var body string
 			if body, exit = ParseExitStatus(s); body != s {
 				output = jsonv.Arr(raw.Elems()[:min(jsonv.Len16(body), raw.Len())]...)

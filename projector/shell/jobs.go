@@ -10,9 +10,9 @@ import (
 // statusLine renders a job's status with its optional producer detail.
 func statusLine(job jsonv.Value) string {
 	if d := job.Get("detail"); d.IsDefined() {
-		return "[status: " + jsString(job.Get("status")) + ", " + jsString(d) + "]"
+		return "[status: " + jsonv.ToString(job.Get("status")) + ", " + jsonv.ToString(d) + "]"
 	}
-	return "[status: " + jsString(job.Get("status")) + "]"
+	return "[status: " + jsonv.ToString(job.Get("status")) + "]"
 }
 
 // jobOutputParts is job_output's rendering split as finalizeContent sees
@@ -58,7 +58,7 @@ func jobTools() []*projector.Tool {
 				},
 			},
 			PresentCall: gated(outParams, func(args jsonv.Value) jsonv.Value {
-				return generic("Read output from background job "+jsString(args.Get("job_id")), "read", args.Get("job_id"))
+				return generic("Read output from background job "+jsonv.ToString(args.Get("job_id")), "read", args.Get("job_id"))
 			}),
 			CallCards: []string{"generic"},
 		},
@@ -72,7 +72,7 @@ func jobTools() []*projector.Tool {
 					}
 					lines := make([]string, 0, jobs.Len())
 					for _, t := range jobs.Elems() {
-						lines = append(lines, jsString(t.Get("id"))+" ["+jsString(t.Get("kind"))+"] "+jsString(t.Get("status"))+" — "+jsString(t.Get("label")))
+						lines = append(lines, jsonv.ToString(t.Get("id"))+" ["+jsonv.ToString(t.Get("kind"))+"] "+jsonv.ToString(t.Get("status"))+" — "+jsonv.ToString(t.Get("label")))
 					}
 					return text(strings.Join(lines, "\n"))
 				},
@@ -89,13 +89,13 @@ func jobTools() []*projector.Tool {
 				Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 					job := value.Get("job")
 					if o := value.Get("outcome"); o.IsString() && o.Str() == "already-finished" {
-						return text("job " + jsString(job.Get("id")) + " had already finished " + statusLine(job))
+						return text("job " + jsonv.ToString(job.Get("id")) + " had already finished " + statusLine(job))
 					}
-					return text("requested cancellation of job " + jsString(job.Get("id")))
+					return text("requested cancellation of job " + jsonv.ToString(job.Get("id")))
 				},
 			},
 			PresentCall: gated(killParams, func(args jsonv.Value) jsonv.Value {
-				return generic("Kill background job "+jsString(args.Get("job_id")), "execute", args.Get("job_id"))
+				return generic("Kill background job "+jsonv.ToString(args.Get("job_id")), "execute", args.Get("job_id"))
 			}),
 			CallCards: []string{"generic"},
 		},

@@ -31,14 +31,14 @@ func sessionStatusText(status jsonv.Value) string {
 
 // renderSpawn renders a created session and its bounded MOTD.
 func renderSpawn(v jsonv.Value, maxBytes int) string {
-	label := jsString(v.Get("sessionId"))
+	label := jsonv.ToString(v.Get("sessionId"))
 	if name := v.Get("name"); name.IsDefined() {
-		label += " (" + jsString(name) + ")"
+		label += " (" + jsonv.ToString(name) + ")"
 	}
-	prefix := "started terminal session " + label + " [type: " + jsString(v.Get("type")) + "]\n"
+	prefix := "started terminal session " + label + " [type: " + jsonv.ToString(v.Get("type")) + "]\n"
 	motd := "(no startup output)"
 	if m := v.Get("motd"); m.Truthy() {
-		motd = jsString(m)
+		motd = jsonv.ToString(m)
 	}
 	complete := prefix + motd
 	if byteLength(complete) <= maxBytes {
@@ -51,10 +51,10 @@ func renderSpawn(v jsonv.Value, maxBytes int) string {
 func renderSend(v jsonv.Value, maxBytes int) string {
 	output := "(no new output)"
 	if vp := v.Get("viewport"); vp.Truthy() {
-		output = jsString(vp)
+		output = jsonv.ToString(vp)
 	}
 	return boundBodyWithSuffix(output,
-		"\n[wait: "+jsString(v.Get("waitReason"))+"]\n[session: "+sessionStatusText(v.Get("sessionStatus"))+"]",
+		"\n[wait: "+jsonv.ToString(v.Get("waitReason"))+"]\n[session: "+sessionStatusText(v.Get("sessionStatus"))+"]",
 		v.Get("truncated").Truthy(), maxBytes)
 }
 
@@ -62,10 +62,10 @@ func renderSend(v jsonv.Value, maxBytes int) string {
 func renderRead(v jsonv.Value, maxBytes int) string {
 	output := "(no retained output)"
 	if t := v.Get("text"); t.Truthy() {
-		output = jsString(t)
+		output = jsonv.ToString(t)
 	}
 	return boundBodyWithSuffix(output,
-		"\n[lines: "+jsString(v.Get("lineBegin"))+"-"+jsString(v.Get("lineEnd"))+" of "+jsString(v.Get("totalLines"))+"]",
+		"\n[lines: "+jsonv.ToString(v.Get("lineBegin"))+"-"+jsonv.ToString(v.Get("lineEnd"))+" of "+jsonv.ToString(v.Get("totalLines"))+"]",
 		v.Get("truncated").Truthy(), maxBytes)
 }
 
@@ -76,13 +76,13 @@ func renderList(sessions jsonv.Value, maxBytes int) string {
 	}
 	lines := make([]string, 0, sessions.Len())
 	for _, s := range sessions.Elems() {
-		line := jsString(s.Get("sessionId"))
+		line := jsonv.ToString(s.Get("sessionId"))
 		if name := s.Get("name"); name.IsDefined() {
-			line += " (" + jsString(name) + ")"
+			line += " (" + jsonv.ToString(name) + ")"
 		}
-		line += " [" + jsString(s.Get("type")) + "] " + sessionStatusText(s.Get("status"))
+		line += " [" + jsonv.ToString(s.Get("type")) + "] " + sessionStatusText(s.Get("status"))
 		if pid := s.Get("pid"); pid.IsDefined() {
-			line += " pid=" + jsString(pid)
+			line += " pid=" + jsonv.ToString(pid)
 		}
 		lines = append(lines, line)
 	}
@@ -111,7 +111,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 				if what.IsNull() || what.IsUndefined() {
 					what = args.Get("type")
 				}
-				return generic("Open terminal "+jsString(what), "execute", jsonv.Value{})
+				return generic("Open terminal "+jsonv.ToString(what), "execute", jsonv.Value{})
 			}),
 			CallCards: []string{"generic"},
 		},
@@ -121,7 +121,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 				Schema: terminalSendSchema,
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) {
 					if k := v.Get("kind"); k.IsString() && k.Str() == "background" {
-						return text("started background job " + jsString(v.Get("jobId")))
+						return text("started background job " + jsonv.ToString(v.Get("jobId")))
 					}
 					return text(renderSend(v, maxBytes))
 				},
@@ -138,13 +138,13 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 				},
 			},
 			PresentCall: gated(sendParams, func(args jsonv.Value) jsonv.Value {
-				sid := jsString(args.Get("sessionId"))
+				sid := jsonv.ToString(args.Get("sessionId"))
 				if args.Get("run_in_background").True() {
 					return generic("Send to terminal "+sid+" in background", "execute", args.Get("text"))
 				}
 				title := "(send input)"
 				if t := args.Get("text"); t.Truthy() {
-					title = jsString(t)
+					title = jsonv.ToString(t)
 				}
 				return jsonv.Obj(
 					jsonv.M("card", jsonv.Str("terminal")),
@@ -172,7 +172,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) { return text(renderRead(v, maxBytes)) },
 			},
 			PresentCall: gated(readParams, func(args jsonv.Value) jsonv.Value {
-				return generic("Read terminal "+jsString(args.Get("sessionId")), "read", args)
+				return generic("Read terminal "+jsonv.ToString(args.Get("sessionId")), "read", args)
 			}),
 			CallCards: []string{"generic"},
 		},
@@ -181,11 +181,11 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 			Output: &projector.Output{
 				Schema: terminalSignalSchema,
 				Render: func(args, v jsonv.Value) (jsonv.Value, error) {
-					return text("delivered " + jsString(args.Get("signal")) + " to foreground process group " + jsString(v.Get("targetPgid")))
+					return text("delivered " + jsonv.ToString(args.Get("signal")) + " to foreground process group " + jsonv.ToString(v.Get("targetPgid")))
 				},
 			},
 			PresentCall: gated(signalParams, func(args jsonv.Value) jsonv.Value {
-				return generic("Signal terminal "+jsString(args.Get("sessionId")), "execute", args)
+				return generic("Signal terminal "+jsonv.ToString(args.Get("sessionId")), "execute", args)
 			}),
 			CallCards: []string{"generic"},
 		},
@@ -194,7 +194,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 			Output: &projector.Output{
 				Schema: terminalCloseSchema,
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) {
-					id := jsString(v.Get("sessionId"))
+					id := jsonv.ToString(v.Get("sessionId"))
 					if o := v.Get("outcome"); o.IsString() && o.Str() == "closed" {
 						return text("closed terminal session " + id)
 					}
@@ -202,7 +202,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 				},
 			},
 			PresentCall: gated(closeParams, func(args jsonv.Value) jsonv.Value {
-				return generic("Close terminal "+jsString(args.Get("sessionId")), "delete", jsonv.Value{})
+				return generic("Close terminal "+jsonv.ToString(args.Get("sessionId")), "delete", jsonv.Value{})
 			}),
 			CallCards: []string{"generic"},
 		},

@@ -79,9 +79,9 @@ type RenderedFetch struct {
 // may split a surrogate pair).
 func RenderFetchOutput(value jsonv.Value, maxOutputChars int) (RenderedFetch, error) {
 	if !value.IsObject() {
-		return RenderedFetch{}, projector.Throwf("Cannot read properties of %s (reading 'url')", jsString(value))
+		return RenderedFetch{}, projector.Throwf("Cannot read properties of %s (reading 'url')", jsonv.ToString(value))
 	}
-	header := "Fetched " + jsString(value.Get("url")) + " (HTTP " + jsString(value.Get("statusCode")) + ")\n\n"
+	header := "Fetched " + jsonv.ToString(value.Get("url")) + " (HTTP " + jsonv.ToString(value.Get("statusCode")) + ")\n\n"
 	text, sourceTruncated, err := renderBody(value.Get("body"), maxOutputChars)
 	if err != nil {
 		return RenderedFetch{}, err
@@ -110,7 +110,7 @@ func RenderFetchOutput(value jsonv.Value, maxOutputChars int) (RenderedFetch, er
 // text body through; the source is first cut to maxInputChars units.
 func renderBody(body jsonv.Value, maxInputChars int) (string, bool, error) {
 	if !body.IsObject() {
-		return "", false, projector.Throwf("Cannot read properties of %s (reading 'content')", jsString(body))
+		return "", false, projector.Throwf("Cannot read properties of %s (reading 'content')", jsonv.ToString(body))
 	}
 	c := body.Get("content")
 	if !c.IsString() {
