@@ -41,6 +41,9 @@ type node struct {
 
 	// Set when turndown's Node() wraps the node during process.
 	isBlock, isCode, isBlank bool
+	// Sibling positions, filled by the parent's indexChildren.
+	idx, elIdx int
+	indexed    bool
 }
 
 func (n *node) isHTML() bool { return n.typ == elementNode && n.ns == nsHTML }
@@ -192,16 +195,33 @@ func (n *node) appendText(b *strings.Builder) {
 	}
 }
 
-// childIndex is Array.prototype.indexOf over childNodes.
+// childIndex is Array.prototype.indexOf over childNodes; the positions of
+// all siblings are computed once (the tree no longer changes).
 func (n *node) childIndex() int {
-	i := 0
-	for c := n.parent.first; c != nil; c = c.next {
-		if c == n {
-			return i
+	n.parent.indexChildren()
+	return n.idx
+}
+
+// elementIndex is indexOf over parent.children (element children).
+func (n *node) elementIndex() int {
+	n.parent.indexChildren()
+	return n.elIdx
+}
+
+func (n *node) indexChildren() {
+	if n.indexed {
+		return
+	}
+	i, e := 0, 0
+	for c := n.first; c != nil; c = c.next {
+		c.idx, c.elIdx = i, -1
+		if c.typ == elementNode {
+			c.elIdx = e
+			e++
 		}
 		i++
 	}
-	return -1
+	n.indexed = true
 }
 
 func (n *node) childCount() int {
@@ -210,30 +230,6 @@ func (n *node) childCount() int {
 		i++
 	}
 	return i
-}
-
-func (n *node) childAt(i int) *node {
-	for c := n.first; c != nil; c = c.next {
-		if i == 0 {
-			return c
-		}
-		i--
-	}
-	return nil
-}
-
-// elementIndex is indexOf over parent.children (element children).
-func (n *node) elementIndex() int {
-	i := 0
-	for c := n.parent.first; c != nil; c = c.next {
-		if c == n {
-			return i
-		}
-		if c.typ == elementNode {
-			i++
-		}
-	}
-	return -1
 }
 
 func (n *node) lastElementChild() *node {
@@ -351,4 +347,74 @@ func (n *node) hasClass(c string) bool {
 		}
 	}
 	return false
+}
+
+// textNodes calls f on the data of each descendant text node, in tree
+// order (or reverse order), until f returns false.
+func (n *node) textNodes(reverse bool, f func(string) bool) bool {
+	if n.typ == textNode {
+		return f(n.data)
+	}
+	if reverse {
+		for c := n.last; c != nil; c = c.prev {
+			if (c.typ == textNode || c.typ == elementNode) && !c.textNodes(true, f) {
+				return false
+			}
+		}
+		return true
+	}
+	for c := n.first; c != nil; c = c.next {
+		if (c.typ == textNode || c.typ == elementNode) && !c.textNodes(false, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// textEdges is the whitespace prefix and suffix of textContent (JavaScript
+// \s), without building it; for whitespace-only text the whole text is the
+// prefix and the suffix is empty.
+func (n *node) textEdges() (leading, trailing string, allSpace bool) {
+	var lb strings.Builder
+	allSpace = n.textNodes(false, func(s string) bool {
+		rest := trimStartJS(s)
+		lb.WriteString(s[:len(s)-len(rest)])
+		return rest == ""
+	})
+	if allSpace {
+		return lb.String(), "", true
+	}
+	var parts []string
+	n.textNodes(true, func(s string) bool {
+		rest := trimEndJS(s)
+		parts = append(parts, s[len(rest):])
+		return rest == ""
+	})
+	var tb strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		tb.WriteString(parts[i])
+	}
+	return lb.String(), tb.String(), false
+}
+
+// isSpaceOnly is /^\s*$/.test(textContent).
+func (n *node) isSpaceOnly() bool {
+	return n.textNodes(false, func(s string) bool { return isAllJSSpace(s) })
+}
+
+// edgeByte is the first (or last) byte of textContent, 0 when it is empty.
+func (n *node) edgeByte(last bool) byte {
+	var b byte
+	n.textNodes(last, func(s string) bool {
+		if s == "" {
+			return true
+		}
+		if last {
+			b = s[len(s)-1]
+		} else {
+			b = s[0]
+		}
+		return false
+	})
+	return b
 }

@@ -46,6 +46,24 @@ func TestHostileNesting(t *testing.T) {
 	}
 }
 
+// Wide documents stay linear: sibling positions and row cells are not
+// recomputed per node.
+func BenchmarkConvertWide(b *testing.B) {
+	for _, tc := range []struct{ name, html string }{
+		{"row-20000-cells", "<table><tr>" + strings.Repeat("<th>h</th>", 20000) + "</tr><tr><td>x</td></tr></table>"},
+		{"ol-20000-items", "<ol>" + strings.Repeat("<li>item</li>", 20000) + "</ol>"},
+		{"rows-5000", "<table>" + strings.Repeat("<tr><td>a</td><td>b</td></tr>", 5000) + "</table>"},
+		{"inline-nest-500", strings.Repeat("<span> ", 500) + strings.Repeat("word ", 20000)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.html)))
+			for i := 0; i < b.N; i++ {
+				Convert(tc.html)
+			}
+		})
+	}
+}
+
 func BenchmarkConvertPage(b *testing.B) {
 	page := strings.Repeat(`<h2>Section</h2><p>Some <em>text</em> with <a href="https://e.com/x">a link</a> and <code>code</code>.</p><ul><li>one</li><li>two <b>bold</b></li></ul><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table><pre><code class="language-go">func main() {}</code></pre>`, 700)
 	b.SetBytes(int64(len(page)))

@@ -58,13 +58,22 @@ func rowCells(row *node) []*node {
 // tableRows is the `rows` IDL attribute of a table or table section
 // (domino: getElementsByTagName('tr')); ok is false where it is undefined.
 func tableRows(n *node) ([]*node, bool) {
-	if n.isHTML() {
-		switch n.local {
-		case "table", "thead", "tbody", "tfoot":
-			return n.elementsByLocalName("tr"), true
-		}
+	if !hasRows(n) {
+		return nil, false
 	}
-	return nil, false
+	return n.elementsByLocalName("tr"), true
+}
+
+// hasRows: the element has a `rows` IDL attribute (table and sections).
+func hasRows(n *node) bool {
+	if !n.isHTML() {
+		return false
+	}
+	switch n.local {
+	case "table", "thead", "tbody", "tfoot":
+		return true
+	}
+	return false
 }
 
 // parentElement is null for a non-element parent.
@@ -87,11 +96,10 @@ func isTableHeadingRow(row *node) ([]*node, bool) {
 		if table == nil {
 			throwf("Cannot read properties of null (reading 'rows')")
 		}
-		rows, ok := tableRows(table)
-		if !ok {
+		if !hasRows(table) {
 			throwf("Cannot read properties of undefined (reading '0')")
 		}
-		if len(rows) == 0 || rows[0] != row {
+		if table.firstByLocalName("tr") != row { // rows[0] === row
 			return cells, false
 		}
 	}
@@ -160,8 +168,14 @@ func tableRule(c *converter, content string, n *node) string {
 	if columns > 0 && !divider {
 		var b strings.Builder
 		b.WriteString("|" + strings.Repeat("     |", columns) + "\n|")
+		children := make([][]*node, len(rows)) // row.childNodes
+		for i, r := range rows {
+			for c := r.first; c != nil; c = c.next {
+				children[i] = append(children[i], c)
+			}
+		}
 		for i := 0; i < columns; i++ {
-			b.WriteString(" " + columnBorder(rows, i) + " |")
+			b.WriteString(" " + columnBorder(children, i) + " |")
 		}
 		emptyHeader = b.String()
 	}
@@ -204,12 +218,12 @@ func tableColCount(rows []*node) int {
 
 // columnBorder is getBorder(getColumnAlignment(table, i)): the most voted
 // alignment among the rows' i-th child nodes (ties keep the earlier).
-func columnBorder(rows []*node, col int) string {
+func columnBorder(rows [][]*node, col int) string {
 	votes := map[string]int{"left": 0, "right": 0, "center": 0, "": 0}
 	align := ""
 	for _, r := range rows {
-		if col < r.childCount() {
-			a := alignmentOf(r.childAt(col))
+		if col < len(r) {
+			a := alignmentOf(r[col])
 			if _, counted := votes[a]; !counted {
 				continue // votes[a] is NaN in JavaScript and never wins
 			}

@@ -24,7 +24,7 @@ func isBlock(n *node) bool { return blockElements[n.name] }
 func isVoid(n *node) bool { return voidElements[n.name] }
 
 func isBlankNode(n *node) bool {
-	return !isVoid(n) && !meaningful[n.name] && isAllJSSpace(n.textContent()) &&
+	return !isVoid(n) && !meaningful[n.name] && n.isSpaceOnly() &&
 		!n.hasTagNamed(voidElements) && !n.hasTagNamed(meaningful)
 }
 
@@ -59,18 +59,10 @@ func flankingWhitespace(n *node) (leading, trailing string) {
 	if n.isBlock {
 		return "", ""
 	}
-	text := n.textContent()
-	// edgeWhitespace: the whitespace prefix (ASCII run first) and the
-	// whitespace suffix (ASCII run last); a whitespace-only string is all
-	// leading.
-	lead := len(text) - len(trimStartJS(text))
-	leadASCII := len(text) - len(strings.TrimLeftFunc(text, isASCIISpace))
-	leading = text[:lead]
-	if lead < len(text) {
-		rest := text[lead:]
-		trail := len(rest) - len(trimEndJS(rest))
-		trailing = rest[len(rest)-trail:]
-	}
+	// edgeWhitespace over textContent: the whitespace prefix (its ASCII
+	// run first) and suffix (its ASCII run last).
+	leading, trailing, _ = n.textEdges()
+	leadASCII := len(leading) - len(strings.TrimLeftFunc(leading, isASCIISpace))
 	trailASCII := len(trailing) - len(strings.TrimRightFunc(trailing, isASCIISpace))
 	if leadASCII > 0 && isFlankedByWhitespace(n.prev, false) {
 		leading = leading[leadASCII:]
@@ -87,19 +79,10 @@ func isFlankedByWhitespace(sibling *node, right bool) bool {
 	if sibling == nil {
 		return false
 	}
-	var s string
-	switch {
-	case sibling.typ == textNode:
-		s = sibling.data
-	case sibling.typ == elementNode && !isBlock(sibling):
-		s = sibling.textContent()
-	default:
+	if sibling.typ != textNode && (sibling.typ != elementNode || isBlock(sibling)) {
 		return false
 	}
-	if right {
-		return strings.HasPrefix(s, " ")
-	}
-	return strings.HasSuffix(s, " ")
+	return sibling.edgeByte(!right) == ' '
 }
 
 // collapseWhitespace is turndown's collapse-whitespace pass over root.
