@@ -16,21 +16,24 @@ var emptyElements = set("area", "base", "basefont", "bgsound", "br", "col", "emb
 
 func outerHTML(n *node) string {
 	var b strings.Builder
-	serializeOne(&b, n, nil)
+	serializeOne(&b, n, nil, false)
 	return b.String()
 }
 
-func serializeChildren(b *strings.Builder, n *node) {
+// inTemplate: template contents belong to domino's template document,
+// which has scripting disabled, so <noscript> text there is escaped.
+func serializeChildren(b *strings.Builder, n *node, inTemplate bool) {
 	parent := n
 	if n.content != nil {
 		parent = n.content
+		inTemplate = true
 	}
 	for c := parent.first; c != nil; c = c.next {
-		serializeOne(b, c, parent)
+		serializeOne(b, c, parent, inTemplate)
 	}
 }
 
-func serializeOne(b *strings.Builder, kid, parent *node) {
+func serializeOne(b *strings.Builder, kid, parent *node, inTemplate bool) {
 	switch kid.typ {
 	case elementNode:
 		tag := kid.local
@@ -43,7 +46,7 @@ func serializeOne(b *strings.Builder, kid, parent *node) {
 			return
 		}
 		var inner strings.Builder
-		serializeChildren(&inner, kid)
+		serializeChildren(&inner, kid, inTemplate)
 		ss := inner.String()
 		if rawContentParents[strings.ToUpper(tag)] {
 			ss = escapeMatchingClosingTag(ss, tag)
@@ -51,7 +54,7 @@ func serializeOne(b *strings.Builder, kid, parent *node) {
 		b.WriteString(ss)
 		b.WriteString("</" + tag + ">")
 	case textNode:
-		if parent != nil && parent.isHTML() && (rawContentParents[parent.name] || parent.name == "NOSCRIPT") {
+		if parent != nil && parent.isHTML() && (rawContentParents[parent.name] || (parent.name == "NOSCRIPT" && !inTemplate)) {
 			b.WriteString(kid.data)
 		} else {
 			b.WriteString(escapeText(kid.data))

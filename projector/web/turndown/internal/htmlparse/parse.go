@@ -1672,6 +1672,10 @@ func inColumnGroupIM(p *parser) bool {
 		return inBodyIM(p)
 	}
 	if p.oe.top().DataAtom != a.Colgroup {
+		if p.tok.Type == StartTagToken {
+			// Ignored: domino's tokenizer stays in the data state.
+			p.tokenizer.NextIsNotRawText()
+		}
 		return true
 	}
 	p.oe.pop()
