@@ -39,6 +39,8 @@ const (
 // it in parallel); the reader applies records in order.
 type record struct {
 	kind recKind
+	// eager: decode result values now (Options.DecodeValues).
+	eager bool
 	// bad: the line does not parse, or is a malformed packed row. Upstream's
 	// scanner treats it as the start of a droppable tail, or as corruption when
 	// a later record ends a turn.
@@ -185,8 +187,11 @@ func isRangeErr(err error) bool {
 func isNumber(first byte) bool { return first == '-' || (first >= '0' && first <= '9') }
 
 // decodeLine decodes one body line of a file of the given format.
-func decodeLine(format lineFormat, line []byte, rec *record) {
-	*rec = record{}
+// With eager, result values are decoded here (in the decoding workers)
+// rather than checked here and decoded again on first use: for consumers that
+// read every value, such as verify.
+func decodeLine(format lineFormat, eager bool, line []byte, rec *record) {
+	*rec = record{eager: eager}
 	switch format {
 	case fmtStreamJSON:
 		decodeWrapped(line, rec, "type", "session_event", "event", "")
@@ -307,7 +312,7 @@ func decodeEvent(line []byte, rec *record) {
 				rec.turnEnd = true
 				r.Skip()
 			case needsData(rec.typ):
-				rec.data = decodeData(&r, rec.typ)
+				rec.data = decodeData(&r, rec.typ, rec.eager)
 			default:
 				r.Skip()
 			}
@@ -385,7 +390,7 @@ func decodeEvent(line []byte, rec *record) {
 		case needsData(rec.typ):
 			p := jsonv.NewObjectReader(append(append([]byte(`{"data":`), dataRaw...), '}'), true)
 			if p.Next() {
-				rec.data = decodeData(&p, rec.typ)
+				rec.data = decodeData(&p, rec.typ, rec.eager)
 			}
 		}
 	}
@@ -561,13 +566,18 @@ func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
 // pass that still checks all of it: small members are parsed, a result's
 // content, meta and value become lazy values (decoded when a consumer looks
 // at them), and an assistant message keeps only its tool-call blocks.
-func decodeData(r *jsonv.ObjectReader, typ string) jsonv.Value {
+func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
 	r.ShareSource()
 	switch typ {
 	case "tool/result":
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
 			switch k {
-			case "meta", "value":
+			case "value":
+				if eager {
+					return r.Parse(), true
+				}
+				return jsonv.Lazy(r.RawValueString(), true), true
+			case "meta":
 				return jsonv.Lazy(r.RawValueString(), true), true
 			case "content": // legacy shape: the result blocks at the top
 				return jsonv.Lazy(r.RawValueString(), true), true
@@ -597,7 +607,12 @@ func decodeData(r *jsonv.ObjectReader, typ string) jsonv.Value {
 	case "tool/code-dispatch":
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
 			switch k {
-			case "content", "value", "meta":
+			case "value":
+				if eager {
+					return r.Parse(), true
+				}
+				return jsonv.Lazy(r.RawValueString(), true), true
+			case "content", "meta":
 				return jsonv.Lazy(r.RawValueString(), true), true
 			}
 			return r.Parse(), true

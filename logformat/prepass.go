@@ -55,7 +55,7 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 			for p := 0; p < len(chunk); {
 				e := p + bytes.IndexByte(chunk[p:], '\n')
 				if line := chunk[p:e]; mayBeReplacement(probe.format, line) {
-					decodeLine(probe.format, line, &rec)
+					decodeLine(probe.format, false, line, &rec)
 					if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
 						if id := replacementCallID(rec); id != "" {
 							views[id]++

@@ -34,6 +34,10 @@ type Options struct {
 	// call was delivered is reported as a "late-view" notice instead of
 	// being attached to the call (always the case for stdin).
 	NoViewPrepass bool
+	// DecodeValues decodes every result value while reading (in the
+	// decoding workers), for consumers that look at all of them; otherwise a
+	// value is only checked and decoded on first use.
+	DecodeValues bool
 	// OnNotice, when set, receives every notice as it is found (the Summary
 	// keeps at most MaxNoticesPerKind of each kind).
 	OnNotice func(Notice)
@@ -285,7 +289,7 @@ func (rd *reader) run(in io.Reader, size int64) error {
 	rd.committed = end
 	if rd.format != fmtLog {
 		var rec record
-		decodeLine(rd.format, first, &rec)
+		decodeLine(rd.format, rd.opts.DecodeValues, first, &rec)
 		if err := rd.apply(&rec, 1, end); err != nil {
 			return err
 		}
@@ -403,7 +407,7 @@ func (rd *reader) pipeline(ls *lineSource) error {
 				}
 				b.recs = b.recs[:len(b.lines)]
 				for i, l := range b.lines {
-					decodeLine(rd.format, b.buf[l.start:l.end], &b.recs[i])
+					decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
 				}
 				close(b.done)
 			}

@@ -171,10 +171,12 @@ func readCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum 
 			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
+	opts := ro.Read
+	opts.DecodeValues = true // verification reads every value: decode it once, in the reader's workers
 	if path == "-" && ro.Stdin != nil {
-		return logformat.ReadCallsFrom("-", ro.Stdin, ro.Read, fn)
+		return logformat.ReadCallsFrom("-", ro.Stdin, opts, fn)
 	}
-	return logformat.ReadCalls(path, ro.Read, fn)
+	return logformat.ReadCalls(path, opts, fn)
 }
 
 type internalError struct{ msg, stack string }
