@@ -177,7 +177,7 @@ func newLog(id string) *logBuilder {
 	lb := &logBuilder{id: id, raw: map[int]string{}}
 	lb.lines = append(lb.lines, jsonv.Obj(
 		jsonv.M("type", jsonv.Str("session")), jsonv.M("version", jsonv.Int(0)), jsonv.M("id", jsonv.Str(id)),
-		jsonv.M("createdAt", jsonv.Int(0)), jsonv.M("cwd", jsonv.Str("/work")), jsonv.M("delegationDepth", jsonv.Int(0))))
+		jsonv.M("createdAt", jsonv.Int(0)), jsonv.M("cwd", jsonv.Str("/repo")), jsonv.M("delegationDepth", jsonv.Int(0))))
 	lb.event("turn/start", jsonv.Obj(jsonv.M("turn", jsonv.Int(1))))
 	return lb
 }

@@ -145,7 +145,7 @@ type gen struct {
 
 func (g *gen) run() error {
 	g.time = 1786000000000
-	g.buf = append(g.buf, `{"type":"session","version":0,"id":"bench-0000-4000-8000-000000000000","createdAt":1786000000000,"cwd":"/work/project","delegationDepth":0}`+"\n"...)
+	g.buf = append(g.buf, `{"type":"session","version":0,"id":"bench-0000-4000-8000-000000000000","createdAt":1786000000000,"cwd":"/home/dev/project","delegationDepth":0}`+"\n"...)
 	g.st.Lines++
 	if g.o.Zstd {
 		// Frame 1 holds exactly the header line.
@@ -395,7 +395,7 @@ func n(v int) jsonv.Value                    { return jsonv.Int(v) }
 
 // callValue makes the arguments and canonical value of one call.
 func callValue(rng *rand.Rand, name string, i int) (args, value jsonv.Value) {
-	path := fmt.Sprintf("/work/project/pkg/%s/%s_%d.go", words[rng.IntN(len(words))], words[rng.IntN(len(words))], i)
+	path := fmt.Sprintf("/home/dev/project/pkg/%s/%s_%d.go", words[rng.IntN(len(words))], words[rng.IntN(len(words))], i)
 	switch name {
 	case "read":
 		total := 50 + rng.IntN(400)
