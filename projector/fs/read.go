@@ -51,6 +51,12 @@ func readTool(caps readCaps) *projector.Tool {
 					if nullish(l) {
 						return jsonv.Value{}, projector.Throwf("Cannot destructure property 'number' of 'object %s' as it is %s.", jsonv.ToString(l), jsonv.ToString(l))
 					}
+					// {number, text} copied in that order: a line that already is
+					// exactly that object is the same value, so it is reused.
+					if ms := l.Members(); len(ms) == 2 && ms[0].Key == "number" && ms[1].Key == "text" {
+						copied[i] = l
+						continue
+					}
 					copied[i] = jsonv.Obj(jsonv.M("number", l.Get("number")), jsonv.M("text", l.Get("text")))
 				}
 				ms := []jsonv.Member{
