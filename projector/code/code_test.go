@@ -9,46 +9,22 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/projectortest"
 )
 
 func registry(t testing.TB, cfg string) *projector.Registry {
 	t.Helper()
-	c := projector.Config{}
-	if cfg != "" {
-		var err error
-		if c, err = projector.ParseConfig([]byte(cfg)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := projector.NewRegistry(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return projectortest.NewRegistry(t, cfg, Register)
 }
 
 func tool(t testing.TB, r *projector.Registry, name string) *projector.Tool {
 	t.Helper()
-	tl := r.Lookup(name)
-	if tl == nil {
-		t.Fatalf("tool %q not registered", name)
-	}
-	return tl
+	return projectortest.Tool(t, r, name)
 }
 
 func renderText(t *testing.T, tl *projector.Tool, args, value string) (string, error) {
 	t.Helper()
-	out, err := tl.RunRender(jsonv.MustParse(args), jsonv.MustParse(value))
-	if err != nil {
-		return "", err
-	}
-	if out.Len() != 1 || !out.At(0).Get("text").IsString() {
-		t.Fatalf("render returned %s", out)
-	}
-	return out.At(0).Get("text").Str(), nil
+	return projectortest.RenderText(t, tl, args, value)
 }
 
 // testdata/run_code_render.jsonl is upstream's renderJsonValue output under
