@@ -60,6 +60,7 @@ func decodeNow(raw string, strict bool) Value {
 	p := parser{data: unsafe.Slice(unsafe.StringData(raw), len(raw)), src: raw, strict: strict}
 	p.skipWS()
 	v, err := p.value(0)
+	p.release()
 	if err != nil {
 		return Value{}
 	}

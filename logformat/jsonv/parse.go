@@ -3,7 +3,9 @@ package jsonv
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -27,6 +29,7 @@ var ErrTooDeep = errors.New("nesting deeper than 10000 levels")
 // decoder does).
 func Parse(data []byte) (Value, error) {
 	p := parser{data: data, src: string(data)}
+	defer p.release()
 	p.skipWS()
 	v, err := p.value(0)
 	if err != nil {
@@ -64,6 +67,45 @@ type parser struct {
 	// size, so parsing allocates once per container.
 	vstack []Value
 	mstack []Member
+	sc     *scratch // where vstack, mstack and buf came from (nil: not yet)
+}
+
+// scratch is a parser's reusable stacks and string buffer, pooled so that a
+// parse does not regrow them from nothing. The stacks are cleared as they
+// unwind, so a pooled scratch holds no references.
+type scratch struct {
+	vstack []Value
+	mstack []Member
+	buf    []byte
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func (p *parser) borrow() {
+	s := scratchPool.Get().(*scratch)
+	p.sc = s
+	p.vstack, p.mstack, p.buf = s.vstack[:0], s.mstack[:0], s.buf[:0]
+}
+
+// release returns the scratch (if any) to the pool; p must not parse again.
+func (p *parser) release() {
+	s := p.sc
+	if s == nil {
+		return
+	}
+	p.sc = nil
+	s.vstack, s.mstack, s.buf = p.vstack[:0], p.mstack[:0], p.buf[:0]
+	if cap(s.vstack) > 1<<16 {
+		s.vstack = nil
+	}
+	if cap(s.mstack) > 1<<16 {
+		s.mstack = nil
+	}
+	if cap(s.buf) > 1<<20 {
+		s.buf = nil
+	}
+	p.vstack, p.mstack, p.buf = nil, nil, nil
+	scratchPool.Put(s)
 }
 
 // sub returns data[i:j] as a string, sharing src when there is one.
@@ -145,8 +187,11 @@ func (p *parser) literal(word string, v Value) (Value, error) {
 
 func (p *parser) object(depth int) (Value, error) {
 	p.pos++ // {
+	if p.sc == nil {
+		p.borrow()
+	}
 	base := len(p.mstack)
-	defer func() { p.mstack = p.mstack[:base] }()
+	defer func() { clear(p.mstack[base:]); p.mstack = p.mstack[:base] }()
 	p.skipWS()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -203,8 +248,11 @@ func (p *parser) object(depth int) (Value, error) {
 
 func (p *parser) array(depth int) (Value, error) {
 	p.pos++ // [
+	if p.sc == nil {
+		p.borrow()
+	}
 	base := len(p.vstack)
-	defer func() { p.vstack = p.vstack[:base] }()
+	defer func() { clear(p.vstack[base:]); p.vstack = p.vstack[:base] }()
 	p.skipWS()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
@@ -318,8 +366,112 @@ func (p *parser) number() (Value, error) {
 	return Value{kind: Number, num: f, str: lex}, nil
 }
 
-// string parses a JSON string at p.pos (which is '"') into WTF-8.
+// string parses a JSON string at p.pos (which is '"') into WTF-8. Plain
+// runs are found a block at a time and copied whole; anything unusual (an
+// error to word, invalid UTF-8) is left to stringSlow from the start.
 func (p *parser) string() (string, error) {
+	d := p.data
+	open := p.pos
+	start := open + 1
+	lit := start // start of the run not yet copied to buf
+	escaped, hi := false, false
+	var buf []byte
+	for j := start; j < len(d); {
+		base := j
+		next := base + blockSize
+		m := readBitsAt(d, base)
+		for m != 0 {
+			q := base + bits.TrailingZeros64(m)
+			e := q + 1
+			switch c := d[q]; {
+			case c == '\\':
+				if !escaped {
+					escaped = true
+					if p.sc == nil {
+						p.borrow()
+					}
+					buf = p.buf[:0]
+				}
+				buf = append(buf, d[lit:q]...)
+				if q+1 >= len(d) {
+					return p.slowFrom(open)
+				}
+				switch x := d[q+1]; x {
+				case '"', '\\', '/':
+					buf = append(buf, x)
+				case 'b':
+					buf = append(buf, '\b')
+				case 'f':
+					buf = append(buf, '\f')
+				case 'n':
+					buf = append(buf, '\n')
+				case 'r':
+					buf = append(buf, '\r')
+				case 't':
+					buf = append(buf, '\t')
+				case 'u':
+					u, ok := hex4(d, q+2)
+					if !ok {
+						return p.slowFrom(open)
+					}
+					e = q + 6
+					if u >= 0xD800 && u <= 0xDBFF && e+1 < len(d) && d[e] == '\\' && d[e+1] == 'u' {
+						if lo, ok := hex4(d, e+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+							buf = utf8.AppendRune(buf, rune(0x10000+((u-0xD800)<<10)+(lo-0xDC00)))
+							e += 6
+							break
+						}
+					}
+					hi = hi || u >= 0x80
+					buf = appendUnit(buf, u)
+				default:
+					return p.slowFrom(open)
+				}
+				if e == q+1 {
+					e = q + 2
+				}
+				lit = e
+			case c == '"':
+				if hi && !utf8.Valid(d[start:q]) { // invalid source bytes: error or U+FFFD
+					return p.slowFrom(open)
+				}
+				p.pos = q + 1
+				if !escaped {
+					return p.sub(start, q), nil
+				}
+				buf = append(buf, d[lit:q]...)
+				p.buf = buf
+				if hi && !utf8.Valid(buf) {
+					return string(fixWTF8(buf)), nil
+				}
+				return string(buf), nil
+			case c < 0x20:
+				return p.slowFrom(open)
+			default: // a run of non-ASCII bytes, checked at the end
+				hi = true
+				for e < len(d) && d[e] >= 0x80 {
+					e++
+				}
+			}
+			if e-base >= blockSize {
+				next = e
+				break
+			}
+			m &^= 1<<(e-base) - 1
+		}
+		j = next
+	}
+	return p.slowFrom(open)
+}
+
+// slowFrom restarts the string at open with stringSlow.
+func (p *parser) slowFrom(open int) (string, error) {
+	p.pos = open
+	return p.stringSlow()
+}
+
+// stringSlow is string one run at a time; it words every error.
+func (p *parser) stringSlow() (string, error) {
 	d := p.data
 	start := p.pos + 1
 	i := start

@@ -60,9 +60,8 @@ func plainRun(d []byte, i int) int {
 	return i
 }
 
-// scanString checks the string literal whose opening quote is at d[i] and
-// returns the index just past its closing quote and whether it held escapes.
-func scanString(d []byte, i int, strict bool) (end int, escaped bool, err error) {
+// scanStringSlow is scanString one run at a time; it gives the exact error.
+func scanStringSlow(d []byte, i int, strict bool) (end int, escaped bool, err error) {
 	i++
 	for {
 		i = plainRun(d, i)
@@ -297,6 +296,7 @@ func ValidStrict(b []byte) error {
 // whitespace) with Parse semantics and returns it with the index just past it.
 func ParsePrefix(b []byte) (Value, int, error) {
 	p := parser{data: b, src: string(b)}
+	defer p.release()
 	p.skipWS()
 	v, err := p.value(0)
 	return v, p.pos, err
@@ -305,6 +305,7 @@ func ParsePrefix(b []byte) (Value, int, error) {
 // ParsePrefixStrict is ParsePrefix that rejects invalid UTF-8 in strings.
 func ParsePrefixStrict(b []byte) (Value, int, error) {
 	p := parser{data: b, src: string(b), strict: true}
+	defer p.release()
 	p.skipWS()
 	v, err := p.value(0)
 	return v, p.pos, err
@@ -437,6 +438,7 @@ func (r *ObjectReader) Key() []byte {
 	q = append(append(append(q, '"'), r.key...), '"')
 	p := parser{data: q}
 	s, err := p.string()
+	p.release()
 	if err != nil {
 		return r.key
 	}
@@ -483,6 +485,7 @@ func (r *ObjectReader) Parse() Value {
 	}
 	p := parser{data: r.d, src: r.src, pos: r.i, strict: r.strict}
 	v, err := p.value(0)
+	p.release()
 	if err != nil {
 		r.fail(err)
 		return Value{}
@@ -647,6 +650,7 @@ func (a *ArrayReader) Parse() Value {
 	}
 	p := parser{data: a.d, src: a.src, pos: a.i, strict: a.strict}
 	v, err := p.value(0)
+	p.release()
 	if err != nil {
 		a.fail(err)
 		return Value{}
