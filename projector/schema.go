@@ -57,6 +57,7 @@ type schemaNode struct {
 	oneOf      []*schemaNode
 	props      []schemaProp
 	required   []string
+	nRequired  int  // props flagged required (distinct required keys when valid)
 	closed     bool // additionalProperties: false
 	items      *schemaNode
 	enum       []jsonv.Value
@@ -66,8 +67,9 @@ type schemaNode struct {
 }
 
 type schemaProp struct {
-	key  string
-	node *schemaNode
+	key      string
+	node     *schemaNode
+	required bool // named in required
 }
 
 func (n *schemaNode) declares(key string) bool {
@@ -210,7 +212,7 @@ func buildNode(s jsonv.Value, p string, problems *[]string) *schemaNode {
 			} else {
 				// Object.entries order: integer-like keys first, as the walk visits them.
 				for _, m := range jsonv.JSOrder(props.Members()) {
-					n.props = append(n.props, schemaProp{m.Key, buildNode(m.Value, p+".properties."+m.Key, problems)})
+					n.props = append(n.props, schemaProp{key: m.Key, node: buildNode(m.Value, p+".properties."+m.Key, problems)})
 				}
 			}
 		}
@@ -228,6 +230,15 @@ func buildNode(s jsonv.Value, p string, problems *[]string) *schemaNode {
 						add("%s.required names \"%s\" which is not in properties", p, r.Str())
 					}
 					n.required = append(n.required, r.Str())
+				}
+				for i := range n.props {
+					for _, r := range n.required {
+						if n.props[i].key == r {
+							n.props[i].required = true
+							n.nRequired++
+							break
+						}
+					}
 				}
 			}
 		}
@@ -468,6 +479,7 @@ func propertyPath(p, key string) string {
 type loc struct {
 	root string
 	segs []seg
+	full bool // never take walkDeclared (tests compare the two walks)
 }
 
 type seg struct {
@@ -476,8 +488,10 @@ type seg struct {
 	isIndex bool
 }
 
-func (l loc) child(key string) loc { return loc{l.root, append(l.segs, seg{key: key})} }
-func (l loc) item(i int) loc       { return loc{l.root, append(l.segs, seg{index: i, isIndex: true})} }
+func (l loc) child(key string) loc { return loc{l.root, append(l.segs, seg{key: key}), l.full} }
+func (l loc) item(i int) loc {
+	return loc{l.root, append(l.segs, seg{index: i, isIndex: true}), l.full}
+}
 
 // path is upstream's diagnostic path: <p>.<key> (bare key at the "" root),
 // <p>[<i>]; keys are not escaped.
@@ -510,9 +524,47 @@ func (l loc) pointer() string {
 // quoted is upstream's `"${path}"`: plain quotes, nothing escaped.
 func (l loc) quoted() string { return `"` + diagnosticPath(l.path()) + `"` }
 
+func addViolation(out *[]Violation, at loc, msg string) {
+	*out = append(*out, Violation{Pointer: at.pointer(), Message: msg})
+}
+
+// walkDeclared is the object walk for the usual value: its members are
+// declared properties, in the schema's order, none undefined, every required
+// one present. Then there is nothing to report but the members' own
+// violations, in the order the full walk visits them; false (having done
+// nothing) for any other object.
+func (n *schemaNode) walkDeclared(v jsonv.Value, at loc, out *[]Violation) bool {
+	ms := v.Members()
+	j, req := 0, 0
+	for _, m := range ms {
+		for j < len(n.props) && n.props[j].key != m.Key {
+			j++
+		}
+		if j == len(n.props) || m.Value.IsUndefined() {
+			return false
+		}
+		if n.props[j].required {
+			req++
+		}
+		j++
+	}
+	if req != n.nRequired || n.nRequired != len(n.required) {
+		return false
+	}
+	j = 0
+	for _, m := range ms {
+		for n.props[j].key != m.Key {
+			j++
+		}
+		walkValue(n.props[j].node, m.Value, at.child(m.Key), out)
+		j++
+	}
+	return true
+}
+
 // walkValue is upstream checkValue: all violations in walk order.
 func walkValue(n *schemaNode, v jsonv.Value, at loc, out *[]Violation) {
-	add := func(at loc, msg string) { *out = append(*out, Violation{Pointer: at.pointer(), Message: msg}) }
+	add := func(at loc, msg string) { addViolation(out, at, msg) }
 	if n.oneOf != nil {
 		matches := 0
 		for _, b := range n.oneOf {
@@ -535,6 +587,9 @@ func walkValue(n *schemaNode, v jsonv.Value, at loc, out *[]Violation) {
 	case "object":
 		if !v.IsObject() {
 			add(at, at.quoted()+" must be an object")
+			return
+		}
+		if !at.full && n.walkDeclared(v, at, out) {
 			return
 		}
 		before := len(*out)

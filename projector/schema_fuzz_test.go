@@ -24,6 +24,9 @@ var fuzzSchemas = []string{
 func FuzzValidate(f *testing.F) {
 	for _, s := range []string{
 		`{"path":"a","offset":1,"lines":[{"number":1,"text":"x"}],"totalLines":1}`,
+		`{"path":"a","offset":1.5,"lines":[{"number":"1","text":2},{"text":"x"},{"number":1,"text":"y","z":0}],"totalLines":-1}`,
+		`{"path":"a","operation":"delete","before":1,"after":""}`,
+		`{"a":false,"b":0,"c":[1e400]}`,
 		`{"path":"a","offset":-0,"lines":[],"totalLines":1e300}`,
 		`{"path":"a","operation":"create","before":null,"after":""}`,
 		`{"file":"a","nested":{"line":1.0,"x":[-0]}}`,

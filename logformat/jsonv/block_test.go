@@ -159,3 +159,20 @@ func FuzzStringBlock(f *testing.F) {
 		checkScanAgrees(t, d)
 	})
 }
+
+// AppendQuote (block) and appendQuoteShort (run by run) write the same bytes.
+func TestAppendQuoteMatchesShort(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	pieces := []string{"a", "abcdefgh", "0123456789abcdefghijklmnopqrstuvwxyz", "\"", "\\", "\n", "\t", "\x00", "\x1f", "\x7f",
+		"é", "€", "\xed\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xed", "\xff", "😀"}
+	for n := 0; n < 100000; n++ {
+		var s []byte
+		for k := r.Intn(60); k > 0; k-- {
+			s = append(s, pieces[r.Intn(len(pieces))]...)
+		}
+		got, want := string(AppendQuote([]byte("x"), string(s))), string(appendQuoteShort([]byte("x"), string(s)))
+		if got != want {
+			t.Fatalf("%q: block %q, short %q", s, got, want)
+		}
+	}
+}

@@ -76,6 +76,11 @@ func (v Value) force() Value {
 	if v.kind != lazyKind {
 		return v
 	}
+	return v.decodeLazy()
+}
+
+// decodeLazy is force's slow path, kept out of line so force inlines.
+func (v Value) decodeLazy() Value {
 	c := v.cell()
 	c.once.Do(func() {
 		c.v = decodeNow(c.raw, c.strict)

@@ -77,6 +77,42 @@ type scratch struct {
 	vstack []Value
 	mstack []Member
 	buf    []byte
+	// Slabs that small containers are carved from, so that a value with many
+	// small objects (a read window's lines) costs a few allocations, not one
+	// per object. Carved pieces never overlap and are never written again.
+	vslab []Value
+	mslab []Member
+}
+
+const (
+	slabLen   = 128 // elements per slab
+	slabPiece = 16  // containers up to this size are carved from a slab
+)
+
+func (p *parser) newMembers(n int) []Member {
+	s := p.sc
+	if n > slabPiece {
+		return make([]Member, n)
+	}
+	if len(s.mslab) < n {
+		s.mslab = make([]Member, slabLen)
+	}
+	out := s.mslab[:n:n]
+	s.mslab = s.mslab[n:]
+	return out
+}
+
+func (p *parser) newValues(n int) []Value {
+	s := p.sc
+	if n > slabPiece {
+		return make([]Value, n)
+	}
+	if len(s.vslab) < n {
+		s.vslab = make([]Value, slabLen)
+	}
+	out := s.vslab[:n:n]
+	s.vslab = s.vslab[n:]
+	return out
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -237,7 +273,7 @@ func (p *parser) object(depth int) (Value, error) {
 			p.pos++
 		case '}':
 			p.pos++
-			out := make([]Member, len(p.mstack)-base)
+			out := p.newMembers(len(p.mstack) - base)
 			copy(out, p.mstack[base:])
 			return mkObj(out), nil
 		default:
@@ -274,7 +310,7 @@ func (p *parser) array(depth int) (Value, error) {
 			p.pos++
 		case ']':
 			p.pos++
-			out := make([]Value, len(p.vstack)-base)
+			out := p.newValues(len(p.vstack) - base)
 			copy(out, p.vstack[base:])
 			return mkArr(out), nil
 		default:

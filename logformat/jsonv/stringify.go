@@ -3,6 +3,7 @@ package jsonv
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,6 +166,67 @@ const hexDigits = "0123456789abcdef"
 
 // AppendQuote appends s as a JSON.stringify string literal.
 func AppendQuote(b []byte, s string) []byte {
+	if len(s) < blockSize {
+		return appendQuoteShort(b, s)
+	}
+	b = slices.Grow(b, len(s)+2)
+	b = append(b, '"')
+	start := 0 // the run not yet copied
+	for j := 0; j < len(s); {
+		base := j
+		next := base + blockSize
+		m := quoteBitsAt(s, base)
+		for m != 0 {
+			q := base + bits.TrailingZeros64(m)
+			e := q + 1
+			if c := s[q]; c == 0xED {
+				if r, n := decodeWTF8(s[q:]); IsSurrogate(r) {
+					b = append(b, s[start:q]...)
+					b = append(b, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+					e = q + n
+					start = e
+				}
+			} else {
+				b = append(b, s[start:q]...)
+				b = appendEscape(b, c)
+				start = e
+			}
+			if e-base >= blockSize {
+				next = e
+				break
+			}
+			m &^= 1<<(e-base) - 1
+		}
+		j = next
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendEscape appends JSON.stringify's escape of c ('"', '\\' or a
+// control character).
+func appendEscape(b []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(b, '\\', '"')
+	case '\\':
+		return append(b, '\\', '\\')
+	case '\b':
+		return append(b, '\\', 'b')
+	case '\f':
+		return append(b, '\\', 'f')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+}
+
+// appendQuoteShort is AppendQuote one run at a time (short strings).
+func appendQuoteShort(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
