@@ -37,8 +37,10 @@ func benchCallLines(b *testing.B, n int) (*Engine, *logformat.Call) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// Content and meta as the reader leaves them: raw JSON decoded on demand.
 	c := &logformat.Call{File: "bench.jsonl", Line: 1, CallID: "c", Name: "read", RawArguments: jsonv.Stringify(args),
-		Arguments: args, Started: true, HasResult: true, Content: content, Meta: meta, Value: value}
+		Arguments: args, Started: true, HasResult: true, Content: jsonv.Lazy(jsonv.Stringify(content), true),
+		Meta: jsonv.Lazy(jsonv.Stringify(meta), true), Value: value}
 	return NewEngine(reg, Options{}), c
 }
 

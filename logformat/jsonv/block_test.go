@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"encoding/binary"
+	"math"
 	"math/rand"
 	"testing"
 )
@@ -173,6 +174,15 @@ func TestAppendQuoteMatchesShort(t *testing.T) {
 		got, want := string(AppendQuote([]byte("x"), string(s))), string(appendQuoteShort([]byte("x"), string(s)))
 		if got != want {
 			t.Fatalf("%q: block %q, short %q", s, got, want)
+		}
+	}
+}
+
+func TestAppendNumberIsFormatNumber(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 42, 1 << 53, 1<<53 - 1, -(1<<53 - 1), -(1 << 53), 1e21, 1e300, 0.5, -2.5e-7,
+		math.NaN(), math.Inf(1), math.Inf(-1), 123456789.125} {
+		if got, want := string(AppendNumber([]byte("x"), f)), "x"+FormatNumber(f); got != want {
+			t.Errorf("AppendNumber(%v) = %q, want %q", f, got, want)
 		}
 	}
 }

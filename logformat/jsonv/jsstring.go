@@ -167,6 +167,15 @@ func TrimStartJS(s string) string { return strings.TrimLeftFunc(s, IsJSSpace) }
 func TrimEndJS(s string) string   { return strings.TrimRightFunc(s, IsJSSpace) }
 
 // FormatNumber is JavaScript's Number.prototype.toString() / String(n).
+// AppendNumber appends FormatNumber(f) to b; integers (the common case) are
+// written without allocating.
+func AppendNumber(b []byte, f float64) []byte {
+	if f == math.Trunc(f) && f > -(1<<53) && f < 1<<53 {
+		return strconv.AppendInt(b, int64(f), 10) // -0 gives "0", as String(-0)
+	}
+	return append(b, FormatNumber(f)...)
+}
+
 func FormatNumber(f float64) string {
 	switch {
 	case math.IsNaN(f):

@@ -82,11 +82,32 @@ type scratch struct {
 	// per object. Carved pieces never overlap and are never written again.
 	vslab []Value
 	mslab []Member
+	sslab []byte // decoded strings; bytes below len are handed out
+}
+
+// carve copies a decoded string out of the parser's buffer: a short one
+// into the string slab (many strings, one allocation), a long one into its
+// own allocation.
+func (s *scratch) carve(buf []byte) string {
+	n := len(buf)
+	if n == 0 {
+		return ""
+	}
+	if n > stringSlab/16 {
+		return string(buf)
+	}
+	if cap(s.sslab)-len(s.sslab) < n {
+		s.sslab = make([]byte, 0, stringSlab)
+	}
+	at := len(s.sslab)
+	s.sslab = append(s.sslab, buf...)
+	return unsafe.String(&s.sslab[at], n)
 }
 
 const (
-	slabLen   = 128 // elements per slab
-	slabPiece = 16  // containers up to this size are carved from a slab
+	stringSlab = 16 << 10 // bytes per string slab
+	slabLen    = 128      // elements per slab
+	slabPiece  = 16       // containers up to this size are carved from a slab
 )
 
 func (p *parser) newMembers(n int) []Member {
@@ -476,11 +497,11 @@ func (p *parser) string() (string, error) {
 					return p.sub(start, q), nil
 				}
 				buf = append(buf, d[lit:q]...)
-				p.buf = buf
 				if hi && !utf8.Valid(buf) {
 					return string(fixWTF8(buf)), nil
 				}
-				return string(buf), nil
+				p.buf = buf
+				return p.sc.carve(buf), nil
 			case c < 0x20:
 				return p.slowFrom(open)
 			default: // a run of non-ASCII bytes, checked at the end

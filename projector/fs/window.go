@@ -121,17 +121,27 @@ func FormatReadOutput(displayPath string, offset jsonv.Value, lines jsonv.Value,
 	default:
 		footer = "(End of file - total " + jsonv.ToString(totalLines) + " lines)"
 	}
+	// Size the text once: a window's lines are most of it.
+	size := 64 + len(displayPath) + len(footer)
+	for _, l := range lines.Elems() {
+		size += 16 + len(l.Get("text").Str())
+	}
 	var b strings.Builder
-	b.Grow(64 + len(displayPath) + len(footer) + 16*lines.Len())
+	b.Grow(size)
 	b.WriteString("<path>")
 	b.WriteString(displayPath)
 	b.WriteString("</path>\n<type>file</type>\n<content>\n")
 	if lines.Len() > 0 {
+		var num [32]byte
 		for i, l := range lines.Elems() {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(jsonv.ToString(l.Get("number")))
+			if n := l.Get("number"); n.IsNumber() {
+				b.Write(jsonv.AppendNumber(num[:0], n.Num()))
+			} else {
+				b.WriteString(jsonv.ToString(n))
+			}
 			b.WriteString(": ")
 			b.WriteString(jsonv.ToString(l.Get("text")))
 		}
