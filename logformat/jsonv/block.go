@@ -43,10 +43,35 @@ func movemask(m uint64) uint64 { return ((m >> 7) * 0x0102040810204080) >> 56 }
 // readBits is the special8 bitmask of b[0:32] (bit k for b[k]).
 func readBits(b []byte) uint64 {
 	_ = b[31]
+	if haveMask32 {
+		return uint64(readMask32(&b[0]))
+	}
+	return readBitsSWAR(b)
+}
+
+func readBitsSWAR(b []byte) uint64 {
+	_ = b[31]
 	return movemask(special8(binary.LittleEndian.Uint64(b))) |
 		movemask(special8(binary.LittleEndian.Uint64(b[8:])))<<8 |
 		movemask(special8(binary.LittleEndian.Uint64(b[16:])))<<16 |
 		movemask(special8(binary.LittleEndian.Uint64(b[24:])))<<24
+}
+
+// quoteBits is the quote8 bitmask of b[0:32].
+func quoteBits(b []byte) uint64 {
+	_ = b[31]
+	if haveMask32 {
+		return uint64(quoteMask32(&b[0]))
+	}
+	return quoteBitsSWAR(b)
+}
+
+func quoteBitsSWAR(b []byte) uint64 {
+	_ = b[31]
+	return movemask(quote8(binary.LittleEndian.Uint64(b))) |
+		movemask(quote8(binary.LittleEndian.Uint64(b[8:])))<<8 |
+		movemask(quote8(binary.LittleEndian.Uint64(b[16:])))<<16 |
+		movemask(quote8(binary.LittleEndian.Uint64(b[24:])))<<24
 }
 
 // readBitsAt is readBits of d[i:] for any i < len(d); bytes past the end are
@@ -63,20 +88,11 @@ func readBitsAt(d []byte, i int) uint64 {
 // quoteBitsAt is the quote8 bitmask of s[i:i+32] (s[i:] padded when shorter).
 func quoteBitsAt(s string, i int) uint64 {
 	if i+blockSize <= len(s) {
-		b := unsafe.Slice(unsafe.StringData(s[i:]), blockSize)
-		return movemask(quote8(binary.LittleEndian.Uint64(b))) |
-			movemask(quote8(binary.LittleEndian.Uint64(b[8:])))<<8 |
-			movemask(quote8(binary.LittleEndian.Uint64(b[16:])))<<16 |
-			movemask(quote8(binary.LittleEndian.Uint64(b[24:])))<<24
+		return quoteBits(unsafe.Slice(unsafe.StringData(s[i:]), blockSize))
 	}
 	var pad [blockSize]byte
 	n := copy(pad[:], s[i:])
-	b := pad[:]
-	m := movemask(quote8(binary.LittleEndian.Uint64(b))) |
-		movemask(quote8(binary.LittleEndian.Uint64(b[8:])))<<8 |
-		movemask(quote8(binary.LittleEndian.Uint64(b[16:])))<<16 |
-		movemask(quote8(binary.LittleEndian.Uint64(b[24:])))<<24
-	return m & (1<<n - 1)
+	return quoteBits(pad[:]) & (1<<n - 1)
 }
 
 // escLen is the length of an escape by the byte after its backslash: 2 for

@@ -58,6 +58,11 @@ func TestBlockBits(t *testing.T) {
 		for k := range d {
 			d[k] = alphabet[r.Intn(len(alphabet))]
 		}
+		if len(d) >= blockSize {
+			if readBits(d) != readBitsSWAR(d) || quoteBits(d) != quoteBitsSWAR(d) {
+				t.Fatalf("vector and word masks differ on % x", d[:blockSize])
+			}
+		}
 		for i := 0; i < len(d); i++ {
 			m, q := readBitsAt(d, i), quoteBitsAt(string(d), i)
 			for k := 0; k < blockSize; k++ {

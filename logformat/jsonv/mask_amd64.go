@@ -1,0 +1,17 @@
+package jsonv
+
+import "golang.org/x/sys/cpu"
+
+// With AVX2 a 32-byte block mask is one vector compare; readBits and
+// quoteBits fall back to the word masks otherwise.
+var haveMask32 = cpu.X86.HasAVX2
+
+// readMask32 is the special8 bitmask of the 32 bytes at p (AVX2 only).
+//
+//go:noescape
+func readMask32(p *byte) uint32
+
+// quoteMask32 is the quote8 bitmask of the 32 bytes at p (AVX2 only).
+//
+//go:noescape
+func quoteMask32(p *byte) uint32

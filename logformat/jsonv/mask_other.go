@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package jsonv
+
+const haveMask32 = false
+
+func readMask32(p *byte) uint32  { panic("unreachable") }
+func quoteMask32(p *byte) uint32 { panic("unreachable") }
