@@ -114,8 +114,7 @@ func Execute() int {
 // milliseconds. A higher GOGC under a soft memory limit keeps peak RSS under
 // 80 MB whatever the log size; 72 MiB rather than 56 gives the collector
 // half again as much headroom (a third fewer collections, about 6% of
-// verify's CPU). GOGC and
-// GOMEMLIMIT in the environment win.
+// verify's CPU). GOGC and GOMEMLIMIT in the environment win.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
