@@ -75,9 +75,8 @@ type Hunk struct {
 
 // change is one jsdiff change object.
 type change struct {
-	value          string
 	added, removed bool
-	lines          []string
+	lines          []string // tokens, each with its \n (the text's last may lack it)
 }
 
 // StructuredPatch is jsdiff 9.0.0 structuredPatch(...).hunks for two texts
@@ -98,9 +97,9 @@ func StructuredPatch(before, after string, context int) []Hunk {
 	}
 	for i := range diff {
 		cur := &diff[i]
-		if cur.lines == nil {
-			cur.lines = splitLines(cur.value)
-		}
+		// A change's lines are its tokens: upstream joins them into the change's
+		// value and splits that again (create.ts:633-644), which gives them back
+		// unchanged (TestSplitLinesIsTokens), so the port skips both.
 		lines := cur.lines
 		if cur.added || cur.removed {
 			if oldRangeStart == 0 {
@@ -162,26 +161,11 @@ func StructuredPatch(before, after string, context int) []Hunk {
 	return hunks
 }
 
-// splitLines is create.ts:633-644: lines keep their \n, the last one
-// possibly without.
-func splitLines(text string) []string {
-	parts := strings.Split(text, "\n")
-	for i := range parts {
-		parts[i] += "\n"
-	}
-	if strings.HasSuffix(text, "\n") {
-		return parts[:len(parts)-1]
-	}
-	last := parts[len(parts)-1]
-	parts[len(parts)-1] = last[:len(last)-1]
-	return parts
-}
-
 // tokenizeLines is jsdiff's line tokenizer (src/diff/line.ts:107-133):
 // split after every \n (a \r\n stays inside its token), drop a final empty
 // remainder.
 func tokenizeLines(s string) []string {
-	var out []string
+	out := make([]string, 0, strings.Count(s, "\n")+1)
 	for s != "" {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
@@ -210,28 +194,15 @@ type diffPath struct {
 // Myers with jsdiff's diagonal pruning and tie-breaking (removal wins a tie).
 func diffLines(before, after string) []change {
 	oldToks, newToks := tokenizeLines(before), tokenizeLines(after)
-	// Intern tokens so equality is an int compare.
-	ids := make(map[string]int32, len(oldToks)+len(newToks))
-	intern := func(toks []string) []int32 {
-		out := make([]int32, len(toks))
-		for i, t := range toks {
-			id, ok := ids[t]
-			if !ok {
-				id = int32(len(ids))
-				ids[t] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
-	oldIDs, newIDs := intern(oldToks), intern(newToks)
-	oldLen, newLen := len(oldIDs), len(newIDs)
+	// Tokens compare as strings: most pairs differ in length, and interning
+	// them (a map over every line) cost more than the walk itself.
+	oldLen, newLen := len(oldToks), len(newToks)
 
 	extractCommon := func(p *diffPath, diagonal int) int {
 		oldPos := p.oldPos
 		newPos := oldPos - diagonal
 		common := 0
-		for newPos+1 < newLen && oldPos+1 < oldLen && oldIDs[oldPos+1] == newIDs[newPos+1] {
+		for newPos+1 < newLen && oldPos+1 < oldLen && oldToks[oldPos+1] == newToks[newPos+1] {
 			newPos++
 			oldPos++
 			common++
@@ -260,13 +231,13 @@ func diffLines(before, after string) []change {
 			c := comps[len(comps)-1-i]
 			ch := change{added: c.added, removed: c.removed}
 			if !c.removed {
-				ch.value = strings.Join(newToks[newPos:newPos+c.count], "")
+				ch.lines = newToks[newPos : newPos+c.count : newPos+c.count]
 				newPos += c.count
 				if !c.added {
 					oldPos += c.count
 				}
 			} else {
-				ch.value = strings.Join(oldToks[oldPos:oldPos+c.count], "")
+				ch.lines = oldToks[oldPos : oldPos+c.count : oldPos+c.count]
 				oldPos += c.count
 			}
 			out[i] = ch
