@@ -1,9 +1,9 @@
 package logformat
 
 import (
+	"bytes"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -567,7 +567,12 @@ func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
 // content, meta and value become lazy values (decoded when a consumer looks
 // at them), and an assistant message keeps only its tool-call blocks.
 func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
-	r.ShareSource()
+	switch typ {
+	case "tool/result", "tool/code-dispatch":
+		// Most of the line is kept (content, meta, value): one copy of it
+		// is shared by all of them.
+		r.ShareSource()
+	}
 	switch typ {
 	case "tool/result":
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
@@ -620,11 +625,13 @@ func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
 	case "assistant/message":
 		blocks := func(r *jsonv.ObjectReader) jsonv.Value {
 			return decodeElems(r, func(a *jsonv.ArrayReader) (jsonv.Value, bool) {
-				raw := a.RawValueString()
-				if !strings.Contains(raw, `"tool-call"`) {
+				// Only tool-call blocks are kept, each copied on its own: the
+				// reasoning and text around them are most of the line.
+				raw := a.RawValue()
+				if !bytes.Contains(raw, toolCallType) {
 					return jsonv.Value{}, false
 				}
-				return jsonv.Lazy(raw, true), true
+				return jsonv.Lazy(string(raw), true), true
 			})
 		}
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
@@ -648,6 +655,8 @@ func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
 	}
 	return r.Parse()
 }
+
+var toolCallType = []byte(`"tool-call"`)
 
 // decodeMembers reads the current value of r as an object, letting member
 // decide each member (keep=false drops it); a non-object is parsed as is.
