@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,33 @@ func BenchmarkQuote(b *testing.B) {
 	buf := make([]byte, 0, 8192)
 	for i := 0; i < b.N; i++ {
 		buf = AppendQuote(buf[:0], s)
+	}
+}
+
+// A read value: a window of 200 line objects, as the reader parses it.
+func benchReadValue() []byte {
+	var b strings.Builder
+	b.WriteString(`{"path":"/home/dev/project/pkg/then/error_257.go","offset":1,"lines":[`)
+	for i := 1; i <= 200; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"number":%d,"text":"\tif err := parse.response(%d, \"that at\"); err != nil {"}`, i, i)
+	}
+	b.WriteString(`],"totalLines":200}`)
+	return []byte(b.String())
+}
+
+func BenchmarkParseReadValue(b *testing.B) {
+	d := benchReadValue()
+	src := string(d)
+	b.SetBytes(int64(len(d)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p := parser{data: d, src: src, strict: true}
+		if _, err := p.value(0); err != nil {
+			b.Fatal(err)
+		}
+		p.release()
 	}
 }

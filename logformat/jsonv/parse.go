@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -82,12 +83,14 @@ type scratch struct {
 	// per object. Carved pieces never overlap and are never written again.
 	vslab []Value
 	mslab []Member
-	sslab []byte // decoded strings; bytes below len are handed out
+	sslab strings.Builder // decoded short strings, carved out of one buffer
 }
 
 // carve copies a decoded string out of the parser's buffer: a short one
 // into the string slab (many strings, one allocation), a long one into its
-// own allocation.
+// own allocation. The slab is a strings.Builder because its memory is not
+// zeroed first and it only ever appends, so strings already handed out
+// stay as they are.
 func (s *scratch) carve(buf []byte) string {
 	n := len(buf)
 	if n == 0 {
@@ -96,12 +99,13 @@ func (s *scratch) carve(buf []byte) string {
 	if n > stringSlab/16 {
 		return string(buf)
 	}
-	if cap(s.sslab)-len(s.sslab) < n {
-		s.sslab = make([]byte, 0, stringSlab)
+	if s.sslab.Cap()-s.sslab.Len() < n {
+		s.sslab = strings.Builder{}
+		s.sslab.Grow(stringSlab)
 	}
-	at := len(s.sslab)
-	s.sslab = append(s.sslab, buf...)
-	return unsafe.String(&s.sslab[at], n)
+	at := s.sslab.Len()
+	s.sslab.Write(buf)
+	return s.sslab.String()[at:]
 }
 
 const (
