@@ -191,3 +191,21 @@ func TestAppendNumberIsFormatNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestStringifyLenCounts(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	pieces := []string{"a", "0123456789abcdefghijklmnopqrstuvwxyz", "\"", "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\xed\x9f\xbf", "\xed\xa0\x80", "\xed", "\xff", "😀"}
+	for n := 0; n < 20000; n++ {
+		var s []byte
+		for k := r.Intn(40); k > 0; k-- {
+			s = append(s, pieces[r.Intn(len(pieces))]...)
+		}
+		v := Arr(Str(string(s)), Obj(M(string(s), Num(float64(n)/7)), M("u", Value{})), NullValue(), BoolValue(n%2 == 0), Value{}, Obj())
+		if got, want := StringifyLen(v), len(Stringify(v)); got != want {
+			t.Fatalf("StringifyLen(%s) = %d, want %d", Stringify(v), got, want)
+		}
+	}
+	if StringifyLen(Value{}) != 0 {
+		t.Fatal("undefined has length 0")
+	}
+}

@@ -39,8 +39,89 @@ func StringifyIndent(v Value, indent string) string {
 // AppendStringify appends JSON.stringify(v) to b.
 func AppendStringify(b []byte, v Value) []byte { return appendJS(b, v, "", "") }
 
-// StringifyLen is Buffer.byteLength(JSON.stringify(v)).
-func StringifyLen(v Value) int { return len(Stringify(v)) }
+// StringifyLen is Buffer.byteLength(JSON.stringify(v)), counted without
+// building the text (0 for undefined, as Stringify gives "").
+func StringifyLen(v Value) int {
+	v = v.force()
+	if v.kind == Undefined {
+		return 0
+	}
+	return jsLen(v)
+}
+
+func jsLen(v Value) int {
+	v = v.force()
+	switch v.kind {
+	case Null, Undefined:
+		return 4
+	case Bool:
+		if v.b {
+			return 4
+		}
+		return 5
+	case Number:
+		var tmp [32]byte
+		return len(appendJS(tmp[:0], v, "", ""))
+	case String:
+		return quotedLen(v.str)
+	case Array:
+		es := v.arrs()
+		if len(es) == 0 {
+			return 2
+		}
+		n := 1 + len(es) // brackets and commas
+		for _, e := range es {
+			n += jsLen(e)
+		}
+		return n
+	case Object:
+		n, k := 0, 0
+		for _, m := range v.objs() {
+			if m.Value.kind == Undefined {
+				continue
+			}
+			k++
+			n += quotedLen(m.Key) + 1 + jsLen(m.Value)
+		}
+		if k == 0 {
+			return 2
+		}
+		return n + 1 + k // braces and commas
+	}
+	return 0
+}
+
+// quotedLen is len(AppendQuote(nil, s)).
+func quotedLen(s string) int {
+	n := len(s) + 2
+	for j := 0; j < len(s); {
+		base := j
+		next := base + blockSize
+		m := quoteBitsAt(s, base)
+		for m != 0 {
+			q := base + bits.TrailingZeros64(m)
+			e := q + 1
+			switch c := s[q]; {
+			case c == 0xED:
+				if r, size := decodeWTF8(s[q:]); IsSurrogate(r) {
+					n += 6 - size
+					e = q + size
+				}
+			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n++
+			default: // other control characters: \u00XX
+				n += 5
+			}
+			if e-base >= blockSize {
+				next = e
+				break
+			}
+			m &^= 1<<(e-base) - 1
+		}
+		j = next
+	}
+	return n
+}
 
 func appendJS(b []byte, v Value, indent, nl string) []byte {
 	v = v.force()

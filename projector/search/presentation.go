@@ -58,12 +58,10 @@ func searchMeta(shape string, items []jsonv.Value, truncated bool, total int) js
 // arithmetic is that of the serialised text.
 func CapMetaBytes(shape string, items []jsonv.Value, truncated bool, total int, maxBytes int) jsonv.Value {
 	sizes := make([]int, len(items))
-	var buf []byte
 	sum := 0
 	for i, it := range items {
-		buf = jsonv.AppendStringify(buf[:0], it)
-		sizes[i] = len(buf)
-		sum += len(buf)
+		sizes[i] = jsonv.StringifyLen(it)
+		sum += sizes[i]
 	}
 	// {"shape":"…","files":[],"truncated":…,"total":N}
 	overhead := len(`{"shape":"","files":[],"truncated":,"total":}`) + len(shape) + len(strconv.Itoa(total))
