@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kaptinlin/jsonschema"
@@ -45,10 +46,28 @@ func JoinViolations(vs []Violation) string {
 	return strings.Join(parts, "; ")
 }
 
-// compiledSchemas holds what compile prepares once per tool.
+// compiledSchemas holds what compile prepares once per tool. The kaptinlin
+// forms are compiled on first use (only verify --kaptinlin uses them): 59
+// tools' worth would otherwise be a few MB of live heap in every run.
 type compiledSchemas struct {
-	params, output   *schemaNode
-	kparams, koutput *jsonschema.Schema
+	params, output          *schemaNode
+	paramsSchema, outSchema jsonv.Value
+	kOnce                   sync.Once
+	kparams, koutput        *jsonschema.Schema
+}
+
+func (c *compiledSchemas) kaptinlin() (params, output *jsonschema.Schema) {
+	c.kOnce.Do(func() {
+		// The subset check passed at compile; a schema kaptinlin cannot
+		// compile is then validated by the upstream walk alone.
+		if c.paramsSchema.IsDefined() {
+			c.kparams, _ = CompileKaptinlin(c.paramsSchema)
+		}
+		if c.outSchema.IsDefined() {
+			c.koutput, _ = CompileKaptinlin(c.outSchema)
+		}
+	})
+	return c.kparams, c.koutput
 }
 
 // schemaNode is one node of the supported subset, precompiled.
@@ -86,14 +105,16 @@ func (t *Tool) compile() error {
 	c := &compiledSchemas{}
 	var err error
 	if t.Parameters.IsDefined() {
-		if c.params, c.kparams, err = compileSchema(t.Parameters, "parameters"); err != nil {
+		if c.params, err = buildSchema(t.Parameters); err != nil {
 			return err
 		}
+		c.paramsSchema = t.Parameters
 	}
 	if t.Output != nil && t.Output.Schema.IsDefined() {
-		if c.output, c.koutput, err = compileSchema(t.Output.Schema, "schema"); err != nil {
+		if c.output, err = buildSchema(t.Output.Schema); err != nil {
 			return err
 		}
+		c.outSchema = t.Output.Schema
 	}
 	t.compiled = c
 	return nil
@@ -106,11 +127,20 @@ func CompileSchema(schema jsonv.Value) error {
 	return err
 }
 
-func compileSchema(schema jsonv.Value, root string) (*schemaNode, *jsonschema.Schema, error) {
+// buildSchema is upstream's subset check and the walk's precompiled form.
+func buildSchema(schema jsonv.Value) (*schemaNode, error) {
 	var problems []string
 	node := buildNode(schema, "schema", &problems)
 	if len(problems) > 0 {
-		return nil, nil, fmt.Errorf("unsupported JSON schema: %s", strings.Join(problems, "; "))
+		return nil, fmt.Errorf("unsupported JSON schema: %s", strings.Join(problems, "; "))
+	}
+	return node, nil
+}
+
+func compileSchema(schema jsonv.Value, root string) (*schemaNode, *jsonschema.Schema, error) {
+	node, err := buildSchema(schema)
+	if err != nil {
+		return nil, nil, err
 	}
 	ks, err := CompileKaptinlin(schema)
 	if err != nil {
@@ -301,7 +331,7 @@ func (t *Tool) ValidateArgs(args jsonv.Value) []Violation {
 	if c == nil || c.params == nil {
 		return nil
 	}
-	return validate(c.params, c.kparams, args, "")
+	return validate(c.params, c, true, args, "")
 }
 
 // ValidateValue checks a canonical value against the output schema (root
@@ -311,7 +341,7 @@ func (t *Tool) ValidateValue(value jsonv.Value) []Violation {
 	if c == nil || c.output == nil {
 		return nil
 	}
-	return validate(c.output, c.koutput, value, "value")
+	return validate(c.output, c, false, value, "value")
 }
 
 // schemas compiles lazily for tools used outside a registry (tests).
@@ -335,9 +365,16 @@ var useKaptinlin atomic.Bool
 // node; the verdicts agree (FuzzValidate checks it).
 func UseKaptinlin(on bool) { useKaptinlin.Store(on) }
 
-func validate(n *schemaNode, ks *jsonschema.Schema, v jsonv.Value, root string) []Violation {
-	if useKaptinlin.Load() && KaptinlinValid(ks, v) && IsLossless(v) {
-		return nil
+func validate(n *schemaNode, c *compiledSchemas, params bool, v jsonv.Value, root string) []Violation {
+	if useKaptinlin.Load() {
+		kp, ko := c.kaptinlin()
+		ks := ko
+		if params {
+			ks = kp
+		}
+		if ks != nil && KaptinlinValid(ks, v) && IsLossless(v) {
+			return nil
+		}
 	}
 	var out []Violation
 	walkValue(n, v, loc{root: root, segs: make([]seg, 0, 16)}, &out)
