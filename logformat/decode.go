@@ -96,19 +96,37 @@ func init() {
 		"turn", "step", "message", "content", "meta", "value", "error", "contentReplaced", "callId", "name", "arguments",
 		"id", "role", "source", "kind", "type", "toolCallId", "isError", "text", "rootCallId", "parentCallId", "subCallId",
 		"usage", "provenance", "tool-result", "tool-call", "tool", "model", "append"} {
-		interned[t] = t
+		intern = append(intern, t)
 	}
-	for k, v := range knownTypes {
-		interned[k] = v
+	for k := range knownTypes {
+		intern = append(intern, k)
+	}
+	for _, s := range intern {
+		h := internSlot([]byte(s))
+		internTab[h] = append(internTab[h], s)
 	}
 }
 
-var interned = map[string]string{}
+var (
+	intern    []string
+	internTab [1 << 10][]string
+)
+
+// internSlot hashes a key by its length and outer bytes: cheaper than a map
+// lookup for the handful of short keys every line has.
+func internSlot(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return (len(b)*131 + int(b[0])*31 + int(b[len(b)-1])*7 + int(b[len(b)/2])) & (len(internTab) - 1)
+}
 
 // internString returns a shared copy of common strings (no allocation).
 func internString(b []byte) string {
-	if s, ok := interned[string(b)]; ok {
-		return s
+	for _, s := range internTab[internSlot(b)] {
+		if s == string(b) {
+			return s
+		}
 	}
 	return string(b)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // A plain log large enough to be scanned in two halves counts the same
@@ -54,5 +55,21 @@ func TestPrepassSplitCountsAll(t *testing.T) {
 	mid, ok := lineBoundary(f, st.Size()/2, st.Size(), DefaultMaxRecordBytes)
 	if !ok || mid <= 0 || b.Bytes()[mid-1] != '\n' {
 		t.Fatalf("line boundary %d %v", mid, ok)
+	}
+}
+
+func TestInternString(t *testing.T) {
+	worst := 0
+	for _, s := range intern {
+		if got := internString([]byte(s)); got != s || unsafe.StringData(got) != unsafe.StringData(s) {
+			t.Errorf("internString(%q) is not the shared copy", s)
+		}
+		worst = max(worst, len(internTab[internSlot([]byte(s))]))
+	}
+	if worst > 3 {
+		t.Errorf("an intern slot holds %d strings; the hash should spread them", worst)
+	}
+	if got := internString([]byte("no-such-key")); got != "no-such-key" {
+		t.Errorf("unknown key %q", got)
 	}
 }
