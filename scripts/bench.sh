@@ -16,6 +16,8 @@
 #   BENCH_KEEP  keep the generated logs
 #   BENCH_SKIP  space-separated rows to skip (e.g. "jq node")
 #   BIN         the dsh-replay binary (default bin/dsh-replay, built if missing)
+#   BENCH_RUNS  runs of each dsh-replay row (default 3); the row shows the
+#               median and lists every run's wall time
 #
 # The generator is reusable on its own (e.g. for a verify row):
 #   go run ./internal/benchgen/cmd/benchgen -mb 1024 -o FILE [-zstd] [-seed N]
@@ -26,6 +28,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 MB=${BENCH_MB:-1024}
+BENCH_RUNS=${BENCH_RUNS:-3}
 BIN=${BIN:-bin/dsh-replay}
 SKIP=" ${BENCH_SKIP:-} "
 if [[ ! -x $BIN ]]; then
@@ -58,29 +61,40 @@ TIME=/usr/bin/time
 have_time=0
 if [[ -x $TIME ]] && $TIME -f %M true >/dev/null 2>&1; then have_time=1; fi
 
-# measure NAME INPUT_DESC CMD... : runs CMD, prints one table row.
+# measure NAME INPUT_DESC CMD... : runs CMD RUNS times (RUNS=1 unless set),
+# prints one table row for the median wall time (peak RSS: the highest of all
+# runs), with every run's wall time at the end: a shared machine's noise
+# shows instead of being hidden.
 measure() {
   local name=$1 input=$2
   shift 2
-  local out=$DIR/.time.$$ wall rss cpu mbs
-  if [[ $have_time == 1 ]]; then
-    if ! $TIME -o "$out" -f '%e %M %U %S' "$@" >/dev/null 2>"$DIR/.stderr"; then
-      printf '%-36s %-6s %8s %8s %11s  %s\n' "$name" "$input" "failed" "-" "-" "$(tail -c 200 "$DIR/.stderr" | tr '\n' ' ')"
-      return
+  local out=$DIR/.time.$$ wall rss cpu mbs runs=${RUNS:-1} i rows=() walls=""
+  for ((i = 0; i < runs; i++)); do
+    if [[ $have_time == 1 ]]; then
+      if ! $TIME -o "$out" -f '%e %M %U %S' "$@" >/dev/null 2>"$DIR/.stderr"; then
+        printf '%-36s %-6s %8s %8s %11s  %s\n' "$name" "$input" "failed" "-" "-" "$(tail -c 200 "$DIR/.stderr" | tr '\n' ' ')"
+        return
+      fi
+      read -r wall rss usr sys < <(tail -1 "$out")
+      cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
+    else
+      local t0 t1
+      t0=$(date +%s.%N)
+      "$@" >/dev/null 2>"$DIR/.stderr" || true
+      t1=$(date +%s.%N)
+      wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}')
+      rss=0 cpu="-"
     fi
-    read -r wall rss usr sys < <(tail -1 "$out")
-    cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
-  else
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>"$DIR/.stderr" || true
-    t1=$(date +%s.%N)
-    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}')
-    rss=0 cpu="-"
-  fi
+    rows+=("$wall $rss $cpu")
+    walls+=" $wall"
+  done
+  read -r wall rss cpu < <(printf '%s\n' "${rows[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
+  rss=$(printf '%s\n' "${rows[@]}" | awk '$2 > m { m = $2 } END { print m + 0 }') # the highest peak of all runs
   mbs=$(awk -v b="$BYTES" -v w="$wall" 'BEGIN{ if (w <= 0) w = 0.001; printf "%.0f", b/1048576/w }')
   mbcpu=$(awk -v b="$BYTES" -v c="$cpu" 'BEGIN{ if (c+0 <= 0) { print "-"; exit } printf "%.0f", b/1048576/c }')
-  printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "$name" "$input" "$mbs" "$wall" "$(awk -v r="$rss" 'BEGIN{printf "%.1f MB", r/1024}')" "$cpu" "$mbcpu"
+  local all=""
+  [[ $runs -gt 1 ]] && all="  runs:$walls"
+  printf '%-36s %-6s %8s %8s %11s %8s %10s%s\n' "$name" "$input" "$mbs" "$wall" "$(awk -v r="$rss" 'BEGIN{printf "%.1f MB", r/1024}')" "$cpu" "$mbcpu" "$all"
 }
 
 NODE_SCRIPT=$DIR/parse.js
@@ -95,17 +109,18 @@ EOF
 
 echo
 printf 'synthetic log: %s MiB plaintext (%d bytes), zstd %d bytes, %s cores\n' "$MB" "$BYTES" "$ZBYTES" "$(nproc 2>/dev/null || echo ?)"
-printf 'MB/s: MiB of plaintext per wall-clock second; MB/cpu-s: per second of CPU time (user+sys),\n'
+printf 'MB/s: MiB of plaintext per wall-clock second (dsh-replay rows: median of %s runs); MB/cpu-s:\n' "$BENCH_RUNS"
+printf 'per second of CPU time (user+sys),\n'
 printf 'which is what a busy machine cannot distort. Load average now: %s\n\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
 printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "program" "input" "MB/s" "wall s" "peak RSS" "cpu s" "MB/cpu-s"
 printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "-------" "-----" "----" "------" "--------" "-----" "--------"
 cat "$PLAIN" >/dev/null # warm the page cache
-measure "dsh-replay calls --summary" plain "$BIN" calls --summary "$PLAIN"
-measure "dsh-replay calls --summary" zstd "$BIN" calls --summary "$ZSTD"
-measure "dsh-replay calls --summary --jobs 1" plain "$BIN" calls --summary --jobs 1 "$PLAIN"
-measure "dsh-replay verify --jobs 2" plain "$BIN" verify --jobs 2 "$PLAIN"
-measure "dsh-replay verify --jobs 1" plain "$BIN" verify --jobs 1 "$PLAIN"
-measure "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
+RUNS=$BENCH_RUNS measure "dsh-replay calls --summary" plain "$BIN" calls --summary "$PLAIN"
+RUNS=$BENCH_RUNS measure "dsh-replay calls --summary" zstd "$BIN" calls --summary "$ZSTD"
+RUNS=$BENCH_RUNS measure "dsh-replay calls --summary --jobs 1" plain "$BIN" calls --summary --jobs 1 "$PLAIN"
+RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 2" plain "$BIN" verify --jobs 2 "$PLAIN"
+RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 1" plain "$BIN" verify --jobs 1 "$PLAIN"
+RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
 [[ $SKIP == *" cat "* ]] || measure "cat" plain cat "$PLAIN"
 if [[ $SKIP != *" node "* ]] && command -v node >/dev/null; then
   measure "node JSON.parse per line" plain node "$NODE_SCRIPT" "$PLAIN"
