@@ -95,7 +95,7 @@ func checkScanAgrees(t *testing.T, d []byte) {
 func TestScanStringMatchesSlow(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	pieces := []string{"a", "abcdefgh", " ", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d`, `\x`, `\u12`, "\x01", "é", "\xed\xa0\x80", "\xff", "\xe2\x82", "€", `"`}
-	for n := 0; n < 200000; n++ {
+	for n := 0; n < 50000; n++ {
 		b := []byte{'"'}
 		for k := r.Intn(40); k > 0; k-- {
 			p := pieces[r.Intn(len(pieces))]
@@ -145,7 +145,7 @@ func randomLiteral(r *rand.Rand) []byte {
 
 func TestParseStringMatchesSlow(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	for n := 0; n < 200000; n++ {
+	for n := 0; n < 30000; n++ {
 		d := randomLiteral(r)
 		checkParseAgrees(t, d)
 		checkScanAgrees(t, d)
@@ -171,7 +171,7 @@ func TestAppendQuoteMatchesShort(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	pieces := []string{"a", "abcdefgh", "0123456789abcdefghijklmnopqrstuvwxyz", "\"", "\\", "\n", "\t", "\x00", "\x1f", "\x7f",
 		"é", "€", "\xed\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xed", "\xff", "😀"}
-	for n := 0; n < 100000; n++ {
+	for n := 0; n < 30000; n++ {
 		var s []byte
 		for k := r.Intn(60); k > 0; k-- {
 			s = append(s, pieces[r.Intn(len(pieces))]...)
