@@ -54,7 +54,7 @@ func usageErr(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
 }
 
-// stopProfile ends a --cpuprofile run (set by the root's pre-run hook).
+// stopProfile ends a --cpuprofile or --memprofile run (set by the root's pre-run hook).
 var stopProfile func()
 
 // commands registered by the command files' init functions.
@@ -77,23 +77,41 @@ session log and proves that they reproduce what was recorded.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	})
-	// --cpuprofile is for measuring the tool itself (make bench, perf work).
-	var profile string
+	// --cpuprofile and --memprofile are for measuring the tool itself (make
+	// bench, perf work); the memory profile (allocations included) is written
+	// when the command ends.
+	var profile, memProfile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a CPU profile to `FILE`")
 	root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a memory profile to `FILE` at the end")
+	root.PersistentFlags().MarkHidden("memprofile")
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
-		if profile == "" {
-			return nil
+		var stops []func()
+		if profile != "" {
+			f, err := os.Create(profile)
+			if err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+				return err
+			}
+			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
 		}
-		f, err := os.Create(profile)
-		if err != nil {
-			return &ExitError{Code: ExitUsage, Err: err}
+		if memProfile != "" {
+			f, err := os.Create(memProfile)
+			if err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			stops = append(stops, func() { pprof.Lookup("allocs").WriteTo(f, 0); f.Close() })
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return err
+		if len(stops) > 0 {
+			stopProfile = func() {
+				for _, stop := range stops {
+					stop()
+				}
+			}
 		}
-		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return nil
 	}
 	for _, f := range commands {

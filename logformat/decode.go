@@ -3,6 +3,7 @@ package logformat
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -692,7 +693,9 @@ func decodeMembers(r *jsonv.ObjectReader, member func(string, *jsonv.ObjectReade
 }
 
 func collectMembers(sub *jsonv.ObjectReader, member func(string, *jsonv.ObjectReader) (jsonv.Value, bool)) jsonv.Value {
-	var ms []jsonv.Member
+	// Built on the stack and copied out at its size: one allocation per object.
+	var stack [16]jsonv.Member
+	ms := stack[:0]
 	for sub.Next() {
 		k := internString(sub.Key())
 		v, keep := member(k, sub)
@@ -711,7 +714,7 @@ func collectMembers(sub *jsonv.ObjectReader, member func(string, *jsonv.ObjectRe
 			ms = append(ms, jsonv.M(k, v))
 		}
 	}
-	return jsonv.Obj(ms...)
+	return jsonv.Obj(slices.Clone(ms)...)
 }
 
 // decodeElems reads the current value of r as an array, letting elem decide

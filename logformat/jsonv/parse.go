@@ -169,12 +169,16 @@ func (p *parser) release() {
 	scratchPool.Put(s)
 }
 
-// sub returns data[i:j] as a string, sharing src when there is one.
+// sub returns data[i:j] as a string, sharing src when there is one (else a
+// copy, short ones carved from the string slab).
 func (p *parser) sub(i, j int) string {
 	if len(p.src) == len(p.data) {
 		return p.src[i:j]
 	}
-	return string(p.data[i:j])
+	if p.sc == nil {
+		p.borrow()
+	}
+	return p.sc.carve(p.data[i:j])
 }
 
 func (p *parser) errf(format string, args ...any) error {

@@ -480,9 +480,8 @@ func (r *ObjectReader) Parse() Value {
 		return Value{}
 	}
 	r.consumed = true
-	if len(r.src) != len(r.d) {
-		r.src = string(r.d)
-	}
+	// Without a shared copy of the input (ShareSource), strings are copied
+	// one by one, not the whole input for a small member.
 	p := parser{data: r.d, src: r.src, pos: r.i, strict: r.strict}
 	v, err := p.value(0)
 	p.release()
@@ -645,9 +644,6 @@ func (a *ArrayReader) Parse() Value {
 		return Value{}
 	}
 	a.consumed = true
-	if len(a.src) != len(a.d) {
-		a.src = string(a.d)
-	}
 	p := parser{data: a.d, src: a.src, pos: a.i, strict: a.strict}
 	v, err := p.value(0)
 	p.release()
@@ -662,7 +658,8 @@ func (a *ArrayReader) Parse() Value {
 // Err is the first syntax error met.
 func (a *ArrayReader) Err() error { return a.err }
 
-// RawValueString is RawValue as a string sharing one copy of the input.
+// RawValueString is RawValue as a string: a slice of the shared copy of the
+// input after ShareSource, else a copy of the value alone.
 func (r *ObjectReader) RawValueString() string {
 	start := r.i
 	raw := r.RawValue()
@@ -670,12 +667,13 @@ func (r *ObjectReader) RawValueString() string {
 		return ""
 	}
 	if len(r.src) != len(r.d) {
-		r.src = string(r.d)
+		return string(raw)
 	}
 	return r.src[start : start+len(raw)]
 }
 
-// RawValueString is RawValue as a string sharing one copy of the input.
+// RawValueString is RawValue as a string: a slice of the shared copy of the
+// input after ShareSource, else a copy of the value alone.
 func (a *ArrayReader) RawValueString() string {
 	start := a.i
 	raw := a.RawValue()
@@ -683,7 +681,7 @@ func (a *ArrayReader) RawValueString() string {
 		return ""
 	}
 	if len(a.src) != len(a.d) {
-		a.src = string(a.d)
+		return string(raw)
 	}
 	return a.src[start : start+len(raw)]
 }

@@ -46,25 +46,24 @@ func readTool(caps readCaps) *projector.Tool {
 				if !lines.IsArray() {
 					return jsonv.Value{}, projector.Throwf("value.lines.map is not a function")
 				}
-				copied := make([]jsonv.Value, lines.Len())
-				for i, l := range lines.Elems() {
-					if nullish(l) {
-						return jsonv.Value{}, projector.Throwf("Cannot destructure property 'number' of 'object %s' as it is %s.", jsonv.ToString(l), jsonv.ToString(l))
+				// {number, text} copied in that order: a line that already is
+				// exactly that object is the same value, so it is reused, and
+				// so is the whole array when every line is.
+				copiedLines := lines
+				if !allNumberText(lines) {
+					copied, err := copyLines(lines)
+					if err != nil {
+						return jsonv.Value{}, err
 					}
-					// {number, text} copied in that order: a line that already is
-					// exactly that object is the same value, so it is reused.
-					if ms := l.Members(); len(ms) == 2 && ms[0].Key == "number" && ms[1].Key == "text" {
-						copied[i] = l
-						continue
-					}
-					copied[i] = jsonv.Obj(jsonv.M("number", l.Get("number")), jsonv.M("text", l.Get("text")))
+					copiedLines = jsonv.Arr(copied...)
 				}
-				ms := []jsonv.Member{
+				ms := make([]jsonv.Member, 0, 5)
+				ms = append(ms,
 					jsonv.M("path", value.Get("path")),
 					jsonv.M("offset", value.Get("offset")),
-					jsonv.M("lines", jsonv.Arr(copied...)),
+					jsonv.M("lines", copiedLines),
 					jsonv.M("totalLines", value.Get("totalLines")),
-				}
+				)
 				path, err := argString(value, "value", "path", "lastIndexOf")
 				if err != nil {
 					return jsonv.Value{}, err
@@ -276,4 +275,31 @@ func LangFromPath(path string) (string, bool) {
 	}
 	lang, ok := langByExtension[b.String()]
 	return lang, ok
+}
+
+// allNumberText reports that every line is exactly {number, text}, in that
+// order (what read's presentationMeta copies each line to).
+func allNumberText(lines jsonv.Value) bool {
+	for _, l := range lines.Elems() {
+		if ms := l.Members(); len(ms) != 2 || ms[0].Key != "number" || ms[1].Key != "text" {
+			return false
+		}
+	}
+	return true
+}
+
+// copyLines is lines.map(({number, text}) => ({number, text})).
+func copyLines(lines jsonv.Value) ([]jsonv.Value, error) {
+	copied := make([]jsonv.Value, lines.Len())
+	for i, l := range lines.Elems() {
+		if nullish(l) {
+			return nil, projector.Throwf("Cannot destructure property 'number' of 'object %s' as it is %s.", jsonv.ToString(l), jsonv.ToString(l))
+		}
+		if ms := l.Members(); len(ms) == 2 && ms[0].Key == "number" && ms[1].Key == "text" {
+			copied[i] = l
+			continue
+		}
+		copied[i] = jsonv.Obj(jsonv.M("number", l.Get("number")), jsonv.M("text", l.Get("text")))
+	}
+	return copied, nil
 }
