@@ -209,3 +209,25 @@ func TestStringifyLenCounts(t *testing.T) {
 		t.Fatal("undefined has length 0")
 	}
 }
+
+// SkipValue's scalar shortcut ends and fails exactly where the container
+// walk does.
+func TestSkipValueScalarsMatchWalk(t *testing.T) {
+	r := rand.New(rand.NewSource(10))
+	nums := []string{"0", "-0", "12", "-", "1.", "1.5e", "1e+9", "01", "-x", "3.25", " 7", "\t\"a\"", "  "}
+	for n := 0; n < 20000; n++ {
+		var d []byte
+		if r.Intn(2) == 0 {
+			d = randomLiteral(r)
+		} else {
+			d = append([]byte(nums[r.Intn(len(nums))]), []byte(",]} x")[:r.Intn(5)]...)
+		}
+		for _, strict := range []bool{false, true} {
+			e1, err1 := SkipValue(d, 0, strict)
+			e2, err2 := skipValue(d, skipWS(d, 0), strict)
+			if e1 != e2 || (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) {
+				t.Fatalf("%q strict=%v: shortcut (%d %v), walk (%d %v)", d, strict, e1, err1, e2, err2)
+			}
+		}
+	}
+}

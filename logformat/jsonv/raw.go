@@ -176,6 +176,21 @@ func scanLiteral(d []byte, i int, word string) (int, error) {
 // whitespace) and returns the index just past it. Nesting is bounded by
 // MaxDepth; the walk is iterative, so hostile depth costs no stack.
 func SkipValue(d []byte, i int, strict bool) (int, error) {
+	// Scalars (most members and elements) without the container machinery.
+	i = skipWS(d, i)
+	if i < len(d) {
+		if c := d[i]; c == '"' {
+			end, _, err := scanString(d, i, strict)
+			return end, err
+		} else if c == '-' || (c >= '0' && c <= '9') {
+			end, _, err := scanNumber(d, i)
+			return end, err
+		}
+	}
+	return skipValue(d, i, strict)
+}
+
+func skipValue(d []byte, i int, strict bool) (int, error) {
 	var small [64]byte
 	stack := small[:0]
 	i = skipWS(d, i)
