@@ -114,29 +114,20 @@ const (
 	slabPiece  = 16       // containers up to this size are carved from a slab
 )
 
-func (p *parser) newMembers(n int) []Member {
-	s := p.sc
-	if n > slabPiece {
-		return make([]Member, n)
-	}
-	if len(s.mslab) < n {
-		s.mslab = make([]Member, slabLen)
-	}
-	out := s.mslab[:n:n]
-	s.mslab = s.mslab[n:]
-	return out
-}
+func (p *parser) newMembers(n int) []Member { return carveSlab(&p.sc.mslab, n) }
+func (p *parser) newValues(n int) []Value   { return carveSlab(&p.sc.vslab, n) }
 
-func (p *parser) newValues(n int) []Value {
-	s := p.sc
+// carveSlab takes n elements from the front of *slab (a fresh slab when it
+// has too few); large containers get their own allocation.
+func carveSlab[T any](slab *[]T, n int) []T {
 	if n > slabPiece {
-		return make([]Value, n)
+		return make([]T, n)
 	}
-	if len(s.vslab) < n {
-		s.vslab = make([]Value, slabLen)
+	if len(*slab) < n {
+		*slab = make([]T, slabLen)
 	}
-	out := s.vslab[:n:n]
-	s.vslab = s.vslab[n:]
+	out := (*slab)[:n:n]
+	*slab = (*slab)[n:]
 	return out
 }
 
