@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -429,6 +430,15 @@ func (p *parser) string() (string, error) {
 	d := p.data
 	open := p.pos
 	start := open + 1
+	// Short strings (keys, small values) end within the first word.
+	if start+8 <= len(d) {
+		if m := specialMask(binary.LittleEndian.Uint64(d[start:])); m != 0 {
+			if k := start + bits.TrailingZeros64(m)>>3; d[k] == '"' {
+				p.pos = k + 1
+				return p.sub(start, k), nil
+			}
+		}
+	}
 	lit := start // start of the run not yet copied to buf
 	escaped, hi := false, false
 	var buf []byte
