@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -16,23 +17,50 @@ type Match struct {
 // GroupMatchesByFile is upstream groupMatchesByFile: one
 // {path, matches:[{lineNumber, line}]} entry per file in first-seen order.
 func GroupMatchesByFile(matches []Match) []jsonv.Value {
+	// First pass: the group of each match. Consecutive matches usually share
+	// their file, so the map is consulted only when the path changes.
 	index := make(map[string]int, 8)
 	paths := make([]string, 0, 8)
-	groups := make([][]jsonv.Value, 0, 8)
-	for _, m := range matches {
-		entry := jsonv.Obj(jsonv.M("lineNumber", m.LineNumber), jsonv.M("line", jsonv.Str(m.Line)))
-		i, ok := index[m.Path]
-		if !ok {
-			i = len(groups)
-			index[m.Path] = i
-			paths = append(paths, m.Path)
-			groups = append(groups, nil)
+	counts := make([]int, 0, 8)
+	group := make([]int32, len(matches))
+	last := -1
+	for k, m := range matches {
+		i := last
+		if last < 0 || paths[last] != m.Path {
+			var ok bool
+			if i, ok = index[m.Path]; !ok {
+				i = len(paths)
+				index[m.Path] = i
+				paths = append(paths, m.Path)
+				counts = append(counts, 0)
+			}
+			last = i
 		}
-		groups[i] = append(groups[i], entry)
+		group[k] = int32(i)
+		counts[i]++
 	}
-	out := make([]jsonv.Value, len(groups))
-	for i, g := range groups {
-		out[i] = jsonv.Obj(jsonv.M("path", jsonv.Str(paths[i])), jsonv.M("matches", jsonv.Arr(g...)))
+	// Second pass: every entry and group carved from three allocations.
+	starts := make([]int, len(paths)+1)
+	for i, c := range counts {
+		starts[i+1] = starts[i] + c
+	}
+	entries := make([]jsonv.Value, len(matches))
+	members := make([]jsonv.Member, 2*len(matches)+2*len(paths))
+	fill := slices.Clone(starts[:len(paths)]) // next free slot of each group
+	for k, m := range matches {
+		ms := members[2*k : 2*k+2 : 2*k+2]
+		ms[0], ms[1] = jsonv.M("lineNumber", m.LineNumber), jsonv.M("line", jsonv.Str(m.Line))
+		i := group[k]
+		entries[fill[i]] = jsonv.Obj(ms...)
+		fill[i]++
+	}
+	out := make([]jsonv.Value, len(paths))
+	files := members[2*len(matches):]
+	for i, p := range paths {
+		ms := files[2*i : 2*i+2 : 2*i+2]
+		g := entries[starts[i]:starts[i+1]:starts[i+1]]
+		ms[0], ms[1] = jsonv.M("path", jsonv.Str(p)), jsonv.M("matches", jsonv.Arr(g...))
+		out[i] = jsonv.Obj(ms...)
 	}
 	return out
 }
