@@ -124,7 +124,8 @@ func FormatReadOutput(displayPath string, offset jsonv.Value, lines jsonv.Value,
 	// Size the text once: a window's lines are most of it.
 	size := 64 + len(displayPath) + len(footer)
 	for _, l := range lines.Elems() {
-		size += 16 + len(l.Get("text").Str())
+		_, text := lineParts(l)
+		size += 16 + len(text.Str())
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -137,13 +138,18 @@ func FormatReadOutput(displayPath string, offset jsonv.Value, lines jsonv.Value,
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			if n := l.Get("number"); n.IsNumber() {
+			n, text := lineParts(l)
+			if n.IsNumber() {
 				b.Write(jsonv.AppendNumber(num[:0], n.Num()))
 			} else {
 				b.WriteString(jsonv.ToString(n))
 			}
 			b.WriteString(": ")
-			b.WriteString(jsonv.ToString(l.Get("text")))
+			if text.IsString() {
+				b.WriteString(text.Str())
+			} else {
+				b.WriteString(jsonv.ToString(text))
+			}
 		}
 		b.WriteString("\n\n")
 	}
@@ -165,4 +171,13 @@ func endLineOf(lines, offset jsonv.Value) float64 {
 		return 0
 	}
 	return o
+}
+
+// lineParts is a window line's number and text (l.number, l.text), read
+// straight from the members when the line is the usual {number, text}.
+func lineParts(l jsonv.Value) (number, text jsonv.Value) {
+	if ms := l.Members(); len(ms) == 2 && ms[0].Key == "number" && ms[1].Key == "text" {
+		return ms[0].Value, ms[1].Value
+	}
+	return l.Get("number"), l.Get("text")
 }
