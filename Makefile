@@ -4,7 +4,7 @@ BIN     ?= bin/dsh-replay
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd.Version=$(VERSION)
 
-.PHONY: build install test bench fuzz lint example
+.PHONY: build install test bench fuzz lint example pgo
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -21,6 +21,11 @@ test:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./scripts/bench.sh
+
+# Regenerate default.pgo (the profile go build optimises with) after changes
+# to hot paths.
+pgo:
+	./scripts/pgo.sh
 
 # FUZZTIME per target; every Fuzz* function in the tree is run in turn.
 FUZZTIME ?= 30s
