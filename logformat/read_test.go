@@ -225,7 +225,7 @@ func TestPairing(t *testing.T) {
 func TestZstdTornNotice(t *testing.T) {
 	_, s := mustRead(t, "multi-frame.torn.jsonl.zstd")
 	n := s.Notices[0]
-	if n.Offset != 1344 || !strings.Contains(n.Msg, "compressed byte 679") {
+	if n.Offset != 1344 || !strings.Contains(n.Msg, "compressed byte 678") {
 		t.Errorf("notice %+v", n)
 	}
 }
