@@ -1,11 +1,10 @@
 package agent
 
 import (
-	"errors"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/projectortest"
 )
 
 // FuzzProjectors runs every projector and presenter of the family on
@@ -30,31 +29,6 @@ func FuzzProjectors(f *testing.F) {
 	tools := r.Tools()
 	tools = append(tools, r.Lookup("subagent_codex"))
 	f.Fuzz(func(t *testing.T, pick uint8, argsText, valueText string, isError bool) {
-		args, err := jsonv.ParseString(argsText)
-		if err != nil {
-			return
-		}
-		value, err := jsonv.ParseString(valueText)
-		if err != nil {
-			return
-		}
-		tl := tools[int(pick)%len(tools)]
-		check := func(what string, err error) {
-			var fail *projector.Failure
-			if errors.As(err, &fail) && fail.Panic {
-				t.Fatalf("%s %s panicked on args=%s value=%s: %s\n%s", tl.Name, what, argsText, valueText, fail.Message, fail.Stack)
-			}
-		}
-		content, err := tl.RunRender(args, value)
-		check("render", err)
-		meta, _, err := tl.RunPresentationMeta(args, value)
-		check("presentationMeta", err)
-		_, err = tl.CallView(args)
-		check("presentCall", err)
-		if content.IsUndefined() {
-			content = value
-		}
-		_, err = tl.ResultView(args, projector.Result{Content: content, IsError: isError, Meta: meta})
-		check("presentResult", err)
+		projectortest.NoPanics(t, tools, pick, argsText, valueText, isError)
 	})
 }

@@ -1,6 +1,7 @@
 package projectortest
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -50,4 +51,38 @@ func RenderText(t testing.TB, tl *projector.Tool, args, value string) (string, e
 		t.Fatalf("render returned %s", out)
 	}
 	return out.At(0).Get("text").Str(), nil
+}
+
+// NoPanics is the body of a family's projector fuzz target: it runs the four
+// projectors of tools[pick] contained on JSON texts (skipping unparsable
+// ones) and fails on a panic. When render fails, presentResult gets the
+// value as its content so that it still sees the input.
+func NoPanics(t *testing.T, tools []*projector.Tool, pick uint8, argsText, valueText string, isError bool) {
+	t.Helper()
+	args, err := jsonv.ParseString(argsText)
+	if err != nil {
+		return
+	}
+	value, err := jsonv.ParseString(valueText)
+	if err != nil {
+		return
+	}
+	tl := tools[int(pick)%len(tools)]
+	check := func(what string, err error) {
+		var fail *projector.Failure
+		if errors.As(err, &fail) && fail.Panic {
+			t.Fatalf("%s %s panicked on args=%s value=%s: %s\n%s", tl.Name, what, argsText, valueText, fail.Message, fail.Stack)
+		}
+	}
+	content, err := tl.RunRender(args, value)
+	check("render", err)
+	meta, _, err := tl.RunPresentationMeta(args, value)
+	check("presentationMeta", err)
+	_, err = tl.CallView(args)
+	check("presentCall", err)
+	if content.IsUndefined() {
+		content = value
+	}
+	_, err = tl.ResultView(args, projector.Result{Content: content, IsError: isError, Meta: meta})
+	check("presentResult", err)
 }
