@@ -433,16 +433,9 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 			return err
 		}
 	}
-	g, err := newGoldenRun(c, o, true)
+	g, paths, err := goldenRunOver(c, o, args)
 	if err != nil {
 		return err
-	}
-	paths, err := goldenPaths(args)
-	if err != nil {
-		return err
-	}
-	if err := checkCollisions(paths); err != nil {
-		return &ExitError{Code: ExitCannot, Err: err}
 	}
 	code := ExitOK
 	worse := func(c int) {
@@ -700,20 +693,30 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// goldenRunOver prepares a golden run (with card goldens) over the logs the
+// arguments name, refusing two logs that would share a golden.
+func goldenRunOver(c *cobra.Command, o *goldenOptions, args []string) (*goldenRun, []string, error) {
+	g, err := newGoldenRun(c, o, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	paths, err := goldenPaths(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkCollisions(paths); err != nil {
+		return nil, nil, &ExitError{Code: ExitCannot, Err: err}
+	}
+	return g, paths, nil
+}
+
 func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	if o.maxLines < 0 {
 		return usageErr("--max-lines must be >= 0")
 	}
-	g, err := newGoldenRun(c, o, true)
+	g, paths, err := goldenRunOver(c, o, args)
 	if err != nil {
 		return err
-	}
-	paths, err := goldenPaths(args)
-	if err != nil {
-		return err
-	}
-	if err := checkCollisions(paths); err != nil {
-		return &ExitError{Code: ExitCannot, Err: err}
 	}
 	code := ExitOK
 	worse := func(c int) {
