@@ -23,6 +23,7 @@ type callsOptions struct {
 	content bool
 	value   bool
 	jobs    int
+	filter  logformat.PathFilter
 }
 
 func newCallsCmd() *cobra.Command {
@@ -62,6 +63,7 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 	f.BoolVar(&o.content, "content", false, "include each result's recorded content blocks")
 	f.BoolVar(&o.value, "value", false, "include each result's recorded value")
 	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores)")
+	addPathFilterFlags(f, &o.filter)
 	return c
 }
 
@@ -96,9 +98,9 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		// costs a few MB of heap and saves a good share of CPU.
 		defer debug.SetGCPercent(debug.SetGCPercent(200))
 	}
-	paths, err := logformat.ExpandPaths(args)
+	paths, err := expandLogs(args, o.filter, stderr)
 	if err != nil {
-		return &ExitError{Code: ExitCannot, Err: err}
+		return err
 	}
 	out := bufio.NewWriterSize(stdout, 1<<16)
 	defer out.Flush()
@@ -126,12 +128,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		}
 		if sum != nil {
 			tot.add(sum)
-			for _, n := range sum.Notices {
-				fmt.Fprintf(stderr, "dsh-replay: warning: %s\n", noticeText(n))
-			}
-			if sum.NoticesDropped > 0 {
-				fmt.Fprintf(stderr, "dsh-replay: warning: %s: %d more notices not shown\n", p, sum.NoticesDropped)
-			}
+			warnNotices(stderr, sum)
 		}
 		if err != nil {
 			out.Flush()
@@ -153,14 +150,6 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		return &ExitError{Code: ExitCannot}
 	}
 	return nil
-}
-
-func noticeText(n logformat.Notice) string {
-	loc := n.File
-	if n.Line > 0 {
-		loc += ":" + strconv.Itoa(n.Line)
-	}
-	return loc + ": " + n.Kind + ": " + n.Msg
 }
 
 func totalsRows(t *callTotals) [][2]any {

@@ -41,6 +41,7 @@ type goldenOptions struct {
 
 	// review filters
 	logs, tools, calls []string
+	filter             logformat.PathFilter
 }
 
 func newGoldenCmd() *cobra.Command {
@@ -85,6 +86,7 @@ func addCommonFlags(c *cobra.Command, o *goldenOptions) {
 	f.StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
 	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
 	f.StringVar(&o.out, "out", "", "keep goldens (and re-recorded log copies) under `DIR`, mirroring the logs' relative paths")
+	addPathFilterFlags(f, &o.filter)
 }
 
 func needPaths(name string) cobra.PositionalArgs {
@@ -580,10 +582,10 @@ func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
 
 // goldenPaths expands the arguments into logs; a values sidecar named
 // explicitly (a shell glob catches them) is not a log.
-func goldenPaths(args []string) ([]string, error) {
-	paths, err := logformat.ExpandPaths(args)
+func goldenPaths(args []string, filter logformat.PathFilter, stderr io.Writer) ([]string, error) {
+	paths, err := expandLogs(args, filter, stderr)
 	if err != nil {
-		return nil, &ExitError{Code: ExitCannot, Err: err}
+		return nil, err
 	}
 	out := paths[:0]
 	for _, p := range paths {
@@ -700,7 +702,7 @@ func goldenRunOver(c *cobra.Command, o *goldenOptions, args []string) (*goldenRu
 	if err != nil {
 		return nil, nil, err
 	}
-	paths, err := goldenPaths(args)
+	paths, err := goldenPaths(args, o.filter, g.stderr)
 	if err != nil {
 		return nil, nil, err
 	}

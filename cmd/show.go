@@ -40,6 +40,7 @@ type showOptions struct {
 	width   int
 	color   string
 	noPager bool
+	filter  logformat.PathFilter
 }
 
 func newShowCmd() *cobra.Command {
@@ -88,6 +89,7 @@ Exit codes: 0 shown, 2 usage error, 3 a log could not be read.`,
 	f.IntVar(&o.width, "width", 0, "wrap at `N` columns (default: the terminal's width, else 100)")
 	f.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
+	addPathFilterFlags(f, &o.filter)
 	return c
 }
 
@@ -135,12 +137,12 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if err != nil {
 		return &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
 	}
-	paths, err := logformat.ExpandPaths(args)
+	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
+	paths, err := expandLogs(args, o.filter, stderr)
 	if err != nil {
-		return &ExitError{Code: ExitCannot, Err: err}
+		return err
 	}
 
-	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
 	tty := stdoutTerminal(stdout)
 	width := o.width
 	if width == 0 {
@@ -173,11 +175,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	for _, path := range paths {
 		s.startLog(path)
 		sum, err := readCalls(path, logformat.Options{}, s.call)
-		if sum != nil {
-			for _, n := range sum.Notices {
-				fmt.Fprintf(stderr, "dsh-replay: %s: %s: %s\n", where(n.File, n.Line), n.Kind, n.Msg)
-			}
-		}
+		warnNotices(stderr, sum)
 		if err != nil {
 			var we *writeError
 			if errors.As(err, &we) {

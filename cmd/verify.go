@@ -36,6 +36,7 @@ type verifyOptions struct {
 	kaptinlin     bool
 	shakeChild    bool
 	golden        string
+	filter        logformat.PathFilter
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -88,6 +89,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	f.BoolVar(&o.kaptinlin, "kaptinlin", false, "also validate values with kaptinlin/jsonschema before the upstream validator (slower; a cross-check)")
 	f.BoolVar(&o.shakeChild, "shake-child", false, "print per-call output fingerprints (the perturbed runs of --shake)")
 	f.MarkHidden("shake-child")
+	addPathFilterFlags(f, &o.filter)
 	f.StringVar(&o.golden, "golden", "", "also compare the logs' card goldens kept under `DIR` (\".\": next to the logs); see golden check")
 	return c
 }
@@ -173,10 +175,11 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
 	}
-	paths, err := logformat.ExpandPaths(args)
+	in, err := expandInputs(args, o.filter)
 	if err != nil {
-		return &ExitError{Code: ExitCannot, Err: err}
+		return err
 	}
+	paths := in.Paths
 
 	if o.shakeChild {
 		return runShakeChild(o, reg, paths, k, n, stdin, stdout)
@@ -236,8 +239,9 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	start := time.Now()
 	replay.Run(eng, paths, replay.RunOptions{
 		Jobs: jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
-		Read:  logformat.Options{NoSidecar: o.noSidecar},
-		Stdin: stdin,
+		Read:   logformat.Options{NoSidecar: o.noSidecar},
+		Stdin:  stdin,
+		Walked: in.Walked,
 	}, sink)
 	if o.golden != "" {
 		verifyCardGoldens(agg, reg, o.golden, o.config, o.noSidecar, paths)

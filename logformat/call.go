@@ -122,6 +122,9 @@ type Error struct {
 	File string
 	Line int // 0 when not line-specific
 	Msg  string
+	// Kind is NotASessionLog for a file that is JSON lines of another kind;
+	// empty for every other failure.
+	Kind string
 }
 
 func (e *Error) Error() string {

@@ -58,6 +58,9 @@ type record struct {
 	replace   bool // surfaceOp is a replace op
 	appendOp  bool // surfaceOp is "append"
 	data      jsonv.Value
+	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
+	// tool-call block end, or a packed tool-call-chunks row).
+	toolChunk string
 }
 
 // Event types whose data the pairing needs in full.
@@ -330,6 +333,8 @@ func decodeEvent(line []byte, rec *record) {
 			case rec.typ == "turn/end":
 				rec.turnEnd = true
 				r.Skip()
+			case rec.typ == "assistant/chunk":
+				rec.toolChunk = toolChunkID(r.RawValue())
 			case needsData(rec.typ):
 				rec.data = decodeData(&r, rec.typ, rec.eager)
 			default:
@@ -509,8 +514,14 @@ func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
 		case kID, kName:
 			if sub.First() != '"' {
 				idOK = false
+				sub.Skip()
+			} else if bit == kID {
+				if v, err := jsonv.Parse(sub.RawValue()); err == nil {
+					rec.toolChunk = v.Str()
+				}
+			} else {
+				sub.Skip()
 			}
-			sub.Skip()
 		case kPayload:
 			arr, ok := sub.EnterArray()
 			if !ok {
@@ -735,4 +746,28 @@ func decodeElems(r *jsonv.ObjectReader, elem func(*jsonv.ArrayReader) (jsonv.Val
 		return jsonv.Value{}
 	}
 	return jsonv.Arr(out...)
+}
+
+var toolCallTag = []byte(`"tool-call`)
+
+// toolChunkID is the call id of an assistant/chunk's data when the chunk
+// streams a tool call (tool-call-delta, or block-end of a tool-call block).
+func toolChunkID(data []byte) string {
+	if !bytes.Contains(data, toolCallTag) {
+		return ""
+	}
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		return ""
+	}
+	ch := v.Get("chunk")
+	switch ch.Get("type").Str() {
+	case "tool-call-delta":
+		return ch.Get("id").Str()
+	case "block-end":
+		if b := ch.Get("block"); b.Get("type").Str() == "tool-call" {
+			return b.Get("id").Str()
+		}
+	}
+	return ""
 }

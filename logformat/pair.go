@@ -50,6 +50,9 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 func (rd *reader) newCall(id string) *Call {
 	c := &Call{File: rd.file, CallID: id, Seq: -1}
 	rd.calls[id] = c
+	if rd.chunkCalls != nil {
+		delete(rd.chunkCalls, id)
+	}
 	rd.queue = append(rd.queue, c)
 	return c
 }

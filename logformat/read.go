@@ -7,9 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 
@@ -41,6 +39,8 @@ type Options struct {
 	// OnNotice, when set, receives every notice as it is found (the Summary
 	// keeps at most MaxNoticesPerKind of each kind).
 	OnNotice func(Notice)
+	// HeaderOnly stops after the first line (see Classify).
+	HeaderOnly bool
 }
 
 // MaxNoticesPerKind bounds the notices a Summary keeps of one kind.
@@ -129,64 +129,6 @@ func openMsg(err error) string {
 
 func asSourceError(err error, se **sourceError) bool { return errors.As(err, se) }
 
-// ExpandPaths turns command-line arguments (files, directories searched
-// recursively for *.jsonl and *.jsonl.zstd, "-") into a list of logs: the
-// arguments in order, each directory's logs sorted. Values sidecars
-// (*.values.jsonl) found in directories are not logs. A missing path or a
-// directory without logs is an *Error.
-func ExpandPaths(args []string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	for _, a := range args {
-		if a == "-" {
-			add(a)
-			continue
-		}
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, &Error{File: a, Msg: openMsg(err)}
-		}
-		if !st.IsDir() {
-			add(a)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return &Error{File: p, Msg: openMsg(err)}
-			}
-			if d.IsDir() {
-				return nil
-			}
-			name := d.Name()
-			if IsSidecar(name) {
-				return nil
-			}
-			if strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zstd") {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			return nil, &Error{File: a, Msg: "directory holds no session logs (*.jsonl, *.jsonl.zstd)"}
-		}
-		sort.Strings(found)
-		for _, p := range found {
-			add(p)
-		}
-	}
-	return out, nil
-}
-
 // reader is the state of reading one log.
 type reader struct {
 	file string
@@ -212,6 +154,11 @@ type reader struct {
 	done    map[string]bool // delivered call ids that still expect views (late copies)
 	side    *sidecar
 	stopErr error // error from fn
+
+	// chunkCalls are call ids streamed as tool-call chunks that no
+	// assistant/message, tool/call or tool/result has named yet (first line).
+	chunkCalls map[string]int
+	chunkOrder []string
 
 	batchBytes int // plaintext per batch
 }
@@ -285,6 +232,9 @@ func (rd *reader) run(in io.Reader, size int64) error {
 	if err := rd.header(first); err != nil {
 		return err
 	}
+	if rd.opts.HeaderOnly {
+		return nil
+	}
 	rd.sum.Format += rd.format.String()
 	rd.committed = end
 	if rd.format != fmtLog {
@@ -329,7 +279,7 @@ func (rd *reader) header(line []byte) error {
 		return rd.errorf(1, "not a session log: the first line is not valid JSON (%v)", err)
 	}
 	if !v.IsObject() {
-		return rd.errorf(1, "not a session log: the first line is not a session header")
+		return rd.notALog("the first line is JSON but not an object")
 	}
 	switch {
 	case v.Get("type").Str() == "session":
@@ -356,9 +306,28 @@ func (rd *reader) header(line []byte) error {
 	case v.Has("method") && v.Get("method").IsString() && (strings.HasPrefix(v.Get("method").Str(), "session.") || strings.HasPrefix(v.Get("method").Str(), "subagent.")):
 		rd.format = fmtNotifications
 	default:
-		return rd.errorf(1, "not a session log: the first line is not a session header")
+		return rd.notALog(notALogWhy(v))
 	}
 	return nil
+}
+
+// notALog is the error for a first line that is JSON but no session header
+// and no wrapped event stream.
+func (rd *reader) notALog(why string) *Error {
+	e := rd.errorf(1, "not a session log: %s", why)
+	e.Kind = NotASessionLog
+	return e
+}
+
+// notALogWhy names what the first line looks like instead.
+func notALogWhy(v jsonv.Value) string {
+	switch {
+	case v.Has("jsonrpc"):
+		return "the first line is a JSON-RPC frame, not a session header"
+	case v.Get("type").IsString():
+		return fmt.Sprintf("the first line is a %q record, not a session header", v.Get("type").Str())
+	}
+	return "the first line is not a session header"
 }
 
 // pipeline decodes batches of lines on worker goroutines and applies them
@@ -499,6 +468,9 @@ func (rd *reader) apply(rec *record, line int, end int64) error {
 	rd.count += int64(rec.n)
 	rd.sum.Events += rec.n
 	rd.committed = end
+	if rec.toolChunk != "" {
+		rd.streamedCall(rec.toolChunk, line)
+	}
 	if rec.kind == recPacked {
 		return nil
 	}
@@ -547,7 +519,44 @@ func (rd *reader) finish(ls *lineSource, zs *zstdSource) error {
 	if rd.side != nil {
 		rd.side.orphans(rd.notice)
 	}
+	rd.callsWithoutRecords()
 	return nil
+}
+
+// streamedCall notes a call id seen in a streamed tool-call chunk.
+func (rd *reader) streamedCall(id string, line int) {
+	if _, known := rd.calls[id]; known {
+		return
+	}
+	if _, seen := rd.chunkCalls[id]; seen {
+		return
+	}
+	if rd.chunkCalls == nil {
+		rd.chunkCalls = map[string]int{}
+	}
+	rd.chunkCalls[id] = line
+	rd.chunkOrder = append(rd.chunkOrder, id)
+}
+
+// callsWithoutRecords reports tool calls that exist only as streamed model
+// chunks: there is nothing to verify for them, which must not pass silently.
+func (rd *reader) callsWithoutRecords() {
+	var ids []string
+	for _, id := range rd.chunkOrder {
+		if _, left := rd.chunkCalls[id]; left {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	first := rd.chunkCalls[ids[0]]
+	what := fmt.Sprintf("tool call %s is", jsonv.Quote(ids[0]))
+	if len(ids) > 1 {
+		what = fmt.Sprintf("%d tool calls (first %s) are", len(ids), jsonv.Quote(ids[0]))
+	}
+	rd.notice(Notice{Line: first, Kind: "calls-without-records",
+		Msg: what + " streamed as model chunks but the log has no assistant/message, tool/call or tool/result for them: nothing to verify (a model script or a cut log)"})
 }
 
 // readBufSize picks the read buffer: large for throughput, small for small files.

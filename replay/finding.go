@@ -28,6 +28,16 @@ const (
 	LogCorrupt      Class = "log-corrupt"
 	UnknownEvent    Class = "unknown-event"
 	NoProjector     Class = "no-projector"
+	// NotASessionLog: a file found in a directory is JSON lines of another
+	// kind (a JSON-RPC transcript, say); it is skipped with a notice, and
+	// is fatal only when named on the command line.
+	NotASessionLog Class = "not-a-session-log"
+	// CallsWithoutRecords: tool calls exist only as streamed model chunks,
+	// so there is nothing to verify for them.
+	CallsWithoutRecords Class = "calls-without-records"
+	// PresenterDeclined: a presenter's soft validation refused the recorded
+	// arguments, so the call gets the generic card (as upstream draws it).
+	PresenterDeclined Class = "presenter-declined"
 	// InternalError is a bug in dsh-replay itself (a panic outside the
 	// contained projectors); it maps to exit code 3.
 	InternalError Class = "internal-error"
@@ -88,6 +98,9 @@ type Finding struct {
 
 // Command is the command that shows the call behind a finding.
 func (f *Finding) Command() string {
+	if f.Class == NotASessionLog {
+		return "" // nothing of dsh-replay's can show it
+	}
 	if f.CallID == "" {
 		return "dsh-replay show " + shellQuote(f.File)
 	}

@@ -24,7 +24,9 @@ type Sink interface {
 
 // LogResult is the outcome of one log.
 type LogResult struct {
-	File    string
+	File string
+	// NotALog: the file is JSON lines of another kind (see NotASessionLog).
+	NotALog bool
 	Summary *logformat.Summary // nil when the reader failed before summarising
 	// Findings are log-level: torn tail, unknown events, orphan values,
 	// corruption (fatal).
@@ -46,6 +48,9 @@ type RunOptions struct {
 	Window int
 	// Stdin is read for the path "-" (default os.Stdin).
 	Stdin io.Reader
+	// Walked marks paths found in a directory walk: such a file that is
+	// not a session log is skipped with a notice instead of being fatal.
+	Walked map[string]bool
 }
 
 // InShard reports whether a call of file belongs to shard k of n.
@@ -201,6 +206,8 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 			switch n.Kind {
 			case string(UnknownEvent):
 				f.Class = UnknownEvent
+			case string(CallsWithoutRecords):
+				f.Class = CallsWithoutRecords
 			default:
 				f.Class, f.SubKind = LogCorrupt, n.Kind
 			}
@@ -209,6 +216,23 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 			}
 			lr.Findings = append(lr.Findings, f)
 		}
+	}
+	if err != nil && logformat.IsNotASessionLog(err) {
+		lr.NotALog = true
+		f := Finding{Class: NotASessionLog, Sev: Fatal, File: path, Projector: "log", Message: err.Error()}
+		var le *logformat.Error
+		if errors.As(err, &le) {
+			f.Line, f.Message = le.Line, le.Msg
+		}
+		if ro.Walked[path] {
+			f.Sev = warn
+			f.Message += " (skipped: found in a directory; --exclude it to silence this)"
+			if !InShard(path, "", ro.ShardK, ro.ShardN) {
+				return lr
+			}
+		}
+		lr.Findings = append(lr.Findings, f)
+		return lr
 	}
 	if err != nil {
 		f := Finding{Class: LogCorrupt, Sev: Fatal, File: path, Projector: "log", Message: err.Error()}

@@ -88,7 +88,9 @@ func (s *githubSink) Close(t *Totals) error {
 		if len(f.Diff) > 0 {
 			msg += "\n" + strings.Join(f.Diff, "\n")
 		}
-		msg += "\n" + f.Command()
+		if cmd := f.Command(); cmd != "" {
+			msg += "\n" + cmd
+		}
 		fmt.Fprintf(w, "::%s %s::%s\n", lv, props, escapeData(msg))
 	}
 	if n := left["error"] + left["warning"]; n > 0 {
@@ -106,6 +108,9 @@ func (s *githubSink) Close(t *Totals) error {
 			escapeData(fmt.Sprintf("%s more not annotated (GitHub shows at most %d per level); %s", strings.Join(parts, " and "), AnnotationsPerLevel, where)))
 	}
 	fmt.Fprintln(w, verdict(t))
+	if hint := noValuesHint(t); hint != "" {
+		fmt.Fprintf(w, "::notice title=%s::%s\n", escapeProp("dsh-replay: no recorded values"), escapeData(hint))
+	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -121,6 +126,9 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 	var b strings.Builder
 	b.WriteString("## dsh-replay verify\n\n")
 	b.WriteString("**" + verdict(t) + "**\n\n")
+	if hint := noValuesHint(t); hint != "" {
+		b.WriteString(mdText(hint) + "\n\n")
+	}
 	b.WriteString("| tool | verified | diverged | unverified | with values |\n|---|---:|---:|---:|---:|\n")
 	for _, x := range t.SortedTools() {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", mdCell(x.Tool), x.Verified, x.Diverged, x.Unverified, x.WithValue)
@@ -141,7 +149,11 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 		for _, l := range f.Diff {
 			d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
 		}
-		d.WriteString("```\n\n`" + f.Command() + "`\n\n</details>\n\n")
+		d.WriteString("```\n\n")
+		if cmd := f.Command(); cmd != "" {
+			d.WriteString("`" + cmd + "`\n\n")
+		}
+		d.WriteString("</details>\n\n")
 		if b.Len()+d.Len() > StepSummaryMax-256 {
 			omitted = len(fs) - i
 			break

@@ -36,22 +36,26 @@ type jsonTool struct {
 }
 
 type jsonSummary struct {
-	SchemaVersion int            `json:"schema_version"`
-	Type          string         `json:"type"` // "summary"
-	Verdict       string         `json:"verdict"`
-	ExitCode      int            `json:"exitCode"`
-	Logs          int            `json:"logs"`
-	Unreadable    int            `json:"unverifiableLogs"`
-	Calls         int            `json:"calls"`
-	Verified      int            `json:"verified"`
-	Diverged      int            `json:"diverged"`
-	Unverified    int            `json:"unverified"`
-	WithValues    int            `json:"withValues"`
-	Findings      map[string]int `json:"findings"`
-	Tools         []jsonTool     `json:"tools"`
-	Shard         string         `json:"shard,omitempty"`
-	Strict        bool           `json:"strict"`
-	DurationMs    int64          `json:"durationMs"`
+	SchemaVersion int    `json:"schema_version"`
+	Type          string `json:"type"` // "summary"
+	Verdict       string `json:"verdict"`
+	ExitCode      int    `json:"exitCode"`
+	Logs          int    `json:"logs"`
+	Unreadable    int    `json:"unverifiableLogs"`
+	Calls         int    `json:"calls"`
+	Verified      int    `json:"verified"`
+	Diverged      int    `json:"diverged"`
+	Unverified    int    `json:"unverified"`
+	WithValues    int    `json:"withValues"`
+	// CheckedWithValues + PresentersOnly = Verified.
+	CheckedWithValues int            `json:"checkedWithValues"`
+	PresentersOnly    int            `json:"presentersOnly"`
+	NotSessionLogs    int            `json:"notSessionLogs"`
+	Findings          map[string]int `json:"findings"`
+	Tools             []jsonTool     `json:"tools"`
+	Shard             string         `json:"shard,omitempty"`
+	Strict            bool           `json:"strict"`
+	DurationMs        int64          `json:"durationMs"`
 }
 
 // jsonSink writes NDJSON: one object per finding as it comes, then the
@@ -115,7 +119,8 @@ func hasPointer(f *replay.Finding) bool {
 func (s *jsonSink) Close(t *Totals) error {
 	sum := jsonSummary{SchemaVersion: SchemaVersion, Type: "summary", Verdict: verdict(t), ExitCode: t.ExitCode,
 		Logs: t.Logs, Unreadable: t.Unreadable, Calls: t.Calls, Verified: t.Verified, Diverged: t.Diverged,
-		Unverified: t.Unverified, WithValues: t.WithValue, Findings: map[string]int{}, Tools: []jsonTool{},
+		Unverified: t.Unverified, WithValues: t.WithValue, CheckedWithValues: t.VerifiedWithValue,
+		PresentersOnly: t.Verified - t.VerifiedWithValue, NotSessionLogs: t.NotLogs, Findings: map[string]int{}, Tools: []jsonTool{},
 		Shard: t.Shard, Strict: s.o.Strict, DurationMs: t.Duration.Milliseconds()}
 	for c, n := range t.Findings {
 		sum.Findings[string(c)] = n

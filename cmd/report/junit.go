@@ -139,7 +139,9 @@ func (s *junitSink) testcase(name, class string, nanos int64, where string, fs [
 				for _, d := range x.Diff {
 					body.WriteString(d + "\n")
 				}
-				body.WriteString("→ " + x.Command() + "\n")
+				if cmd := x.Command(); cmd != "" {
+					body.WriteString("→ " + cmd + "\n")
+				}
 			}
 			fmt.Fprintf(b, "      <%s message=\"%s\" type=\"%s\">%s</%s>\n", kind, attr(msg), attr(string(f.Class)), text(body.String()), kind)
 		}

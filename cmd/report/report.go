@@ -39,7 +39,13 @@ type Totals struct {
 	Diverged   int
 	Unverified int
 	WithValue  int
-	Findings   map[replay.Class]int
+	// VerifiedWithValue counts verified calls whose render and
+	// presentationMeta were checked against a recorded value; the other
+	// verified calls were checked by their presenters only.
+	VerifiedWithValue int
+	// NotLogs counts files that are not session logs (not in Logs).
+	NotLogs  int
+	Findings map[replay.Class]int
 	// Unreadable counts logs that could not be verified (fatal findings).
 	Unreadable int
 	Tools      map[string]*ToolTally
@@ -114,6 +120,9 @@ func (a *Aggregator) Call(r *replay.CallResult) {
 	if r.HasValue {
 		t.WithValue++
 		tally.WithValue++
+		if r.Status == replay.Verified {
+			t.VerifiedWithValue++
+		}
 	}
 	a.count(r.Findings)
 	for _, s := range a.Sinks {
@@ -134,6 +143,10 @@ func (a *Aggregator) count(fs []replay.Finding) {
 }
 
 func (a *Aggregator) EndLog(l *replay.LogResult) {
+	if l.NotALog {
+		a.Totals.Logs--
+		a.Totals.NotLogs++
+	}
 	a.count(l.Findings)
 	if a.logBad {
 		a.Totals.Unreadable++
@@ -224,13 +237,27 @@ func verdict(t *Totals) string {
 	default:
 		b.WriteString("COULD NOT VERIFY")
 	}
-	fmt.Fprintf(&b, ": %s, %s: %d verified (%d with values), %d diverged, %d unverified",
-		plural(t.Logs, "log", "logs"), plural(t.Calls, "call", "calls"), t.Verified, t.WithValue, t.Diverged, t.Unverified)
+	fmt.Fprintf(&b, ": %s, %s: %d verified (%d checked with values, %d by presenters only), %d diverged, %d unverified",
+		plural(t.Logs, "log", "logs"), plural(t.Calls, "call", "calls"), t.Verified,
+		t.VerifiedWithValue, t.Verified-t.VerifiedWithValue, t.Diverged, t.Unverified)
 	if t.Unreadable > 0 {
 		fmt.Fprintf(&b, ", %s not verifiable", plural(t.Unreadable, "log", "logs"))
+	}
+	if t.NotLogs > 0 {
+		fmt.Fprintf(&b, ", %s not a session log", plural(t.NotLogs, "file", "files"))
 	}
 	if t.Shard != "" {
 		fmt.Fprintf(&b, " (shard %s)", t.Shard)
 	}
 	return b.String()
+}
+
+// noValuesHint is the line that follows the verdict when calls were checked
+// but none carried a recorded value: "verified" then means presenters only.
+func noValuesHint(t *Totals) string {
+	if t.Calls == 0 || t.WithValue > 0 {
+		return ""
+	}
+	return "note: no call carried a recorded value, so render and presentationMeta were not checked (presenters only); " +
+		"record values inline (tool/result.data.value) or in a <log>.values.jsonl sidecar to check them (README: Recording values)"
 }

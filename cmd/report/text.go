@@ -18,6 +18,7 @@ const ClusterMin = 3
 const SamplesPerCluster = 3
 
 type textLog struct {
+	notALog  bool
 	file     string
 	calls    int
 	findings []replay.Finding
@@ -70,6 +71,7 @@ func (s *textSink) add(fs []replay.Finding) {
 }
 
 func (s *textSink) EndLog(l *replay.LogResult) {
+	s.cur.notALog = l.NotALog
 	s.add(l.Findings)
 	if !s.o.Deterministic {
 		s.cur.nanos = l.Nanos
@@ -103,7 +105,14 @@ func (s *textSink) Close(t *Totals) error {
 		case replay.Warning:
 			status = "warn"
 		}
-		fmt.Fprintf(w, "%s %s (%s", status, l.file, plural(l.calls, "call", "calls"))
+		if l.notALog && status != "ERR " && status != "FAIL" {
+			status = "skip"
+		}
+		if l.notALog {
+			fmt.Fprintf(w, "%s %s (not a session log", status, l.file)
+		} else {
+			fmt.Fprintf(w, "%s %s (%s", status, l.file, plural(l.calls, "call", "calls"))
+		}
 		if len(l.findings) > 0 {
 			fmt.Fprintf(w, ", %s", plural(len(l.findings), "finding", "findings"))
 		}
@@ -173,6 +182,9 @@ func (s *textSink) Close(t *Totals) error {
 		line += fmt.Sprintf(" in %s", t.Duration.Round(time.Millisecond))
 	}
 	fmt.Fprintln(w, line)
+	if hint := noValuesHint(t); hint != "" {
+		fmt.Fprintln(w, hint)
+	}
 	return w.Flush()
 }
 
@@ -191,7 +203,9 @@ func writeFinding(w io.Writer, f *replay.Finding, indent string) {
 	for _, d := range f.Diff {
 		fmt.Fprintf(w, "%s  %s\n", indent, d)
 	}
-	fmt.Fprintf(w, "%s  → %s\n", indent, f.Command())
+	if cmd := f.Command(); cmd != "" {
+		fmt.Fprintf(w, "%s  → %s\n", indent, cmd)
+	}
 }
 
 func sevWord(s replay.Severity) string {
