@@ -47,54 +47,55 @@ func Render(e *Entry, o Options) string {
 	return b.String()
 }
 
-// footerRows is "╰ tool · call id · file:line", on two rows when it does not
-// fit on one (the location whole on its own row: it is what a reader copies).
+// footerRows is "╰ tool · call id · file:line". The call id is what a
+// reader pastes into --call, so it is never cut: when the row is too narrow
+// the location goes to a row of its own (its path shortened from the left
+// only when it cannot fit there), then the id wraps.
 func (o Options) footerRows(e *Entry, rail lipgloss.Style, width int) []string {
 	s := o.Styles
 	corner := s.paint(rail, "╰") + " "
-	one := footer(e, width-2)
-	loc := Sanitize(e.Location)
-	if loc == "" || Width(one) >= Width(footerFull(e)) {
-		return []string{corner + s.paint(s.Dim, one)}
+	w := max(width-2, 1)
+	tool, id, loc := Sanitize(e.Tool), Sanitize(e.CallID), Sanitize(e.Location)
+	head := joinDot(tool, id)
+	if full := joinDot(head, loc); Width(full) <= w {
+		return []string{corner + s.paint(s.Dim, full)}
 	}
-	saved := *e
-	saved.Location = ""
-	return []string{corner + s.paint(s.Dim, footer(&saved, width-2)), "  " + s.paint(s.Dim, truncateLeft(loc, width-2))}
-}
-
-// footerFull is the footer uncut.
-func footerFull(e *Entry) string {
-	var parts []string
-	for _, m := range []string{e.Tool, e.CallID, e.Location} {
-		if m != "" {
-			parts = append(parts, Sanitize(m))
-		}
+	if head == "" {
+		return []string{corner + s.paint(s.Dim, truncateLeft(loc, w))}
 	}
-	return strings.Join(parts, " · ")
-}
-
-// footer is "tool · call id · file:line" in width cells; when it does not fit
-// the location is kept whole and the rest is cut.
-func footer(e *Entry, width int) string {
-	var meta []string
-	for _, m := range []string{e.Tool, e.CallID} {
-		if m != "" {
-			meta = append(meta, Sanitize(m))
-		}
-	}
-	rest := strings.Join(meta, " · ")
-	loc := Sanitize(e.Location)
+	var rows []string
 	switch {
-	case loc == "":
-		return Truncate(rest, width)
-	case rest == "":
-		return truncateLeft(loc, width)
-	case Width(rest)+3+Width(loc) <= width:
-		return rest + " · " + loc
-	case width-3-Width(loc) >= 8:
-		return Truncate(rest, width-3-Width(loc)) + " · " + loc
+	case Width(head) <= w:
+		rows = []string{head}
+	case id == "":
+		rows = []string{Truncate(tool, w)}
+	default:
+		if tool != "" {
+			rows = append(rows, Truncate(tool, w))
+		}
+		rows = append(rows, strings.Split(ansi.Hardwrap(id, w, true), "\n")...)
 	}
-	return truncateLeft(loc, width)
+	if loc != "" {
+		rows = append(rows, truncateLeft(loc, w))
+	}
+	for i, r := range rows {
+		lead := "  "
+		if i == 0 {
+			lead = corner
+		}
+		rows[i] = lead + s.paint(s.Dim, r)
+	}
+	return rows
+}
+
+func joinDot(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " · " + b
 }
 
 // truncateLeft keeps the end of s: "…" and the last width-1 cells.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -67,7 +68,11 @@ stdout is a terminal, unless --no-pager.
 callView/resultView are exactly what the presenters returned (absent when
 they returned nothing or failed).
 
-Exit codes: 0 shown, 2 usage error, 3 a log could not be read.`,
+The footer of a card always holds the whole call id (it is what --call
+takes); an unknown --call id exits 2 and lists the nearest ids.
+
+Exit codes: 0 shown, 2 usage error or unknown --call id, 3 a log could not
+be read.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if !c.Flags().Changed("turn") {
@@ -86,7 +91,7 @@ Exit codes: 0 shown, 2 usage error, 3 a log could not be read.`,
 	f.BoolVar(&o.compact, "compact", false, "one line per call: icon, tool, title, status")
 	f.BoolVar(&o.full, "full", false, "do not collapse long cards; draw diffs with context")
 	f.BoolVar(&o.json, "json", false, "print NDJSON, one object per call, with the presenters' views")
-	f.IntVar(&o.width, "width", 0, "wrap at `N` columns (default: the terminal's width, else 100)")
+	f.IntVar(&o.width, "width", 0, "wrap at `N` columns (default: the terminal's width, else $COLUMNS, else 100)")
 	f.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
 	addPathFilterFlags(f, &o.filter)
@@ -144,13 +149,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	}
 
 	tty := stdoutTerminal(stdout)
-	width := o.width
-	if width == 0 {
-		width = 100
-		if tty.isTTY && tty.width > 0 {
-			width = max(tty.width, cards.MinWidth)
-		}
-	}
+	width := showWidth(o.width, tty)
 	styles := cards.Plain()
 	if useColor(o.color, tty.isTTY) {
 		styles = cards.NewStyles(termenv.ANSI)
@@ -185,7 +184,12 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			failed = true
 		}
 	}
+	if o.callID != "" && !s.idFound && !failed {
+		bw.Flush()
+		return usageErr("no call %q in %s%s", o.callID, strings.Join(paths, ", "), nearestText(o.callID, s.ids))
+	}
 	s.finish()
+	s.warnDeclined(stderr)
 	if err := bw.Flush(); err != nil {
 		return &ExitError{Code: ExitCannot, Err: err}
 	}
@@ -203,6 +207,21 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		return &ExitError{Code: ExitCannot}
 	}
 	return nil
+}
+
+// showWidth picks the card width: --width, else the terminal's, else
+// $COLUMNS (so a pipe or a CI log can be sized), else 100.
+func showWidth(flag int, tty terminal) int {
+	if flag > 0 {
+		return flag
+	}
+	if tty.isTTY && tty.width > 0 {
+		return max(tty.width, cards.MinWidth)
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+		return max(n, cards.MinWidth)
+	}
+	return 100
 }
 
 // useColor: --color always/never decide; auto colours a terminal unless
@@ -254,6 +273,21 @@ type shower struct {
 	multi bool
 
 	shown, failed, interrupted int
+
+	// declined counts calls whose presenters declined the recorded
+	// arguments, by tool and hint, for one warning each at the end.
+	declined     map[string]*declinedCalls
+	declineOrder []string
+
+	// With --call: every call id seen (for the nearest ids when none
+	// matches) and whether one did.
+	ids     []string
+	idFound bool
+}
+
+type declinedCalls struct {
+	tool, why, hint, first, callID string
+	n                              int
 }
 
 func (s *shower) startLog(path string) {
@@ -263,6 +297,37 @@ func (s *shower) startLog(path string) {
 			gap = ""
 		}
 		fmt.Fprintf(s.w, "%s\n%s", s.opts.Styles.Dim.Render("── "+cards.Sanitize(path)), gap)
+	}
+}
+
+func (s *shower) noteDeclined(c *logformat.Call, why string) {
+	hint := ""
+	if alt := s.reg.AcceptingVariant(c.Name, c.Arguments); alt != nil {
+		hint = fmt.Sprintf("; the %s variant of %s accepts them: run with %s", alt.Plugin, c.Name, alt.Selects)
+	}
+	key := c.Name + "\x00" + hint
+	d := s.declined[key]
+	if d == nil {
+		if s.declined == nil {
+			s.declined = map[string]*declinedCalls{}
+		}
+		d = &declinedCalls{tool: c.Name, why: why, hint: hint, first: where(c.File, c.Line), callID: c.CallID}
+		s.declined[key] = d
+		s.declineOrder = append(s.declineOrder, key)
+	}
+	d.n++
+}
+
+// warnDeclined prints one presenter-declined warning per tool and hint,
+// located at its first call.
+func (s *shower) warnDeclined(stderr io.Writer) {
+	for _, key := range s.declineOrder {
+		d := s.declined[key]
+		more := ""
+		if d.n > 1 {
+			more = fmt.Sprintf(" (and %d more %s calls)", d.n-1, d.tool)
+		}
+		warn(stderr, d.first, "presenter-declined", fmt.Sprintf("the %s presenters declined the recorded arguments of call %s%s (%s): generic card, as upstream draws it%s", d.tool, d.callID, more, d.why, d.hint))
 	}
 }
 
@@ -276,6 +341,13 @@ func (s *shower) finish() {
 	}
 	if s.interrupted > 0 {
 		text += fmt.Sprintf(" · %d without a result", s.interrupted)
+	}
+	declined := 0
+	for _, d := range s.declined {
+		declined += d.n
+	}
+	if declined > 0 {
+		text += fmt.Sprintf(" · %d generic (presenter declined)", declined)
 	}
 	if s.opts.Styles.Color {
 		text = s.opts.Styles.Dim.Render(text)
@@ -302,6 +374,9 @@ func (s *shower) present(c *logformat.Call) views {
 	if tool == nil || c.ArgumentsError != "" || c.Arguments.IsUndefined() {
 		return v
 	}
+	if viol := tool.Declines(c.Arguments); len(viol) > 0 {
+		s.noteDeclined(c, viol[0].Message)
+	}
 	v.call, v.callErr = tool.CallView(c.Arguments)
 	if c.HasResult {
 		v.result, v.resultErr = tool.ResultView(c.Arguments, projector.Result{Content: c.Content, IsError: c.IsError, Meta: c.Meta})
@@ -326,6 +401,9 @@ func (s *shower) matches(c *logformat.Call) bool {
 // call is the ReadCalls callback: it shows the root call when it matches,
 // else any of its sub-calls that match on their own.
 func (s *shower) call(c *logformat.Call) error {
+	if s.o.callID != "" && !s.idFound {
+		s.noteIDs(c)
+	}
 	if s.matches(c) {
 		return s.emit(c, true)
 	}
@@ -337,6 +415,18 @@ func (s *shower) call(c *logformat.Call) error {
 		}
 	}
 	return nil
+}
+
+func (s *shower) noteIDs(c *logformat.Call) {
+	if c.CallID == s.o.callID {
+		s.idFound = true
+	}
+	if len(s.ids) < maxNearestPool {
+		s.ids = append(s.ids, c.CallID)
+	}
+	for _, sub := range c.SubCalls {
+		s.noteIDs(sub)
+	}
 }
 
 func (s *shower) emit(c *logformat.Call, withSubs bool) error {
@@ -446,4 +536,38 @@ func (s *shower) writeJSON(c *logformat.Call, withSubs bool) error {
 		}
 	}
 	return nil
+}
+
+// maxNearestPool bounds the call ids kept for suggestions.
+const maxNearestPool = 100000
+
+// nearestText lists up to five call ids closest to id (by edit distance,
+// ties in log order), for the error of an unknown --call.
+func nearestText(id string, ids []string) string {
+	if len(ids) == 0 {
+		return " (the logs have no calls)"
+	}
+	type cand struct {
+		id   string
+		dist int
+	}
+	seen := map[string]bool{}
+	var cs []cand
+	for _, x := range ids {
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		d := editDistance(id, x)
+		if strings.Contains(x, id) || strings.Contains(id, x) {
+			d = min(d, max(len(x), len(id))-min(len(x), len(id)))
+		}
+		cs = append(cs, cand{x, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
+	var names []string
+	for i := 0; i < len(cs) && i < 5; i++ {
+		names = append(names, cs[i].id)
+	}
+	return "; nearest: " + strings.Join(names, ", ")
 }

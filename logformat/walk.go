@@ -70,7 +70,7 @@ func matchAny(pats []string, rel string) bool {
 // segments; a pattern without "/" matches the base name too.
 func MatchGlob(pattern, rel string) bool {
 	if !strings.Contains(pattern, "/") {
-		if ok, _ := path.Match(pattern, path.Base(rel)); ok {
+		if ok, _ := path.Match(pattern, rel[strings.LastIndexByte(rel, '/')+1:]); ok {
 			return true
 		}
 	}

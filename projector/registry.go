@@ -15,7 +15,9 @@ type Matcher func(name string) *Tool
 
 // Registry maps recorded tool names to definitions.
 type Registry struct {
-	Config   Config
+	Config Config
+	// Variants are other known deployments of some tools (see Variant).
+	Variants []Variant
 	tools    map[string]*Tool
 	matchers []Matcher
 

@@ -91,7 +91,24 @@ func (t *Tool) CallView(args jsonv.Value) (jsonv.Value, error) {
 	if !t.RawPresenters && len(t.ValidateArgs(args)) > 0 {
 		return jsonv.Value{}, nil
 	}
+	return t.RunPresentCall(args)
+}
+
+// RunPresentCall runs presentCall contained, without soft validation (for
+// a caller that already asked Declines).
+func (t *Tool) RunPresentCall(args jsonv.Value) (jsonv.Value, error) {
+	if t.PresentCall == nil {
+		return jsonv.Value{}, nil
+	}
 	return contain(t.Name, "presentCall", func() (jsonv.Value, error) { return t.PresentCall(args), nil })
+}
+
+// RunPresentResult is RunPresentCall for presentResult.
+func (t *Tool) RunPresentResult(args jsonv.Value, r Result) (jsonv.Value, error) {
+	if t.PresentResult == nil {
+		return jsonv.Value{}, nil
+	}
+	return contain(t.Name, "presentResult", func() (jsonv.Value, error) { return t.PresentResult(args, r), nil })
 }
 
 // ResultView runs presentResult like CallView.
@@ -102,7 +119,7 @@ func (t *Tool) ResultView(args jsonv.Value, r Result) (jsonv.Value, error) {
 	if !t.RawPresenters && len(t.ValidateArgs(args)) > 0 {
 		return jsonv.Value{}, nil
 	}
-	return contain(t.Name, "presentResult", func() (jsonv.Value, error) { return t.PresentResult(args, r), nil })
+	return t.RunPresentResult(args, r)
 }
 
 // Projectors lists the projectors a tool has, in upstream order, for

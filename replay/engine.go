@@ -336,11 +336,26 @@ func (v *callRun) presenters(o *outputs) {
 	if c.Arguments.IsUndefined() {
 		return
 	}
+	// Soft validation once for both presenters: a violation is "no view"
+	// (the generic card), which is upstream's behaviour but worth a notice.
+	declined := false
+	if viol := t.Declines(c.Arguments); len(viol) > 0 {
+		declined = true
+		if o == &v.first {
+			v.add(v.declinedFinding(viol))
+		}
+	}
+	present := func(run func() (jsonv.Value, error)) (jsonv.Value, error) {
+		if declined {
+			return jsonv.Value{}, nil
+		}
+		return run()
+	}
 	if t.PresentCall != nil {
 		if o == &v.first {
 			v.checked("presentCall")
 		}
-		view, err := t.CallView(c.Arguments)
+		view, err := present(func() (jsonv.Value, error) { return t.RunPresentCall(c.Arguments) })
 		v.fingerprint(&o.callView, view, err)
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentCall", err))
@@ -350,7 +365,9 @@ func (v *callRun) presenters(o *outputs) {
 		if o == &v.first {
 			v.checked("presentResult")
 		}
-		view, err := t.ResultView(c.Arguments, projector.Result{Content: v.content, IsError: c.IsError, Meta: v.meta})
+		view, err := present(func() (jsonv.Value, error) {
+			return t.RunPresentResult(c.Arguments, projector.Result{Content: v.content, IsError: c.IsError, Meta: v.meta})
+		})
 		v.fingerprint(&o.resultView, view, err)
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentResult", err))
@@ -367,6 +384,23 @@ func (v *callRun) presenters(o *outputs) {
 			}
 		}
 	}
+}
+
+// declinedFinding is the presenter-declined notice, naming a known plugin
+// variant whose presenters would accept the arguments.
+func (v *callRun) declinedFinding(viol []projector.Violation) Finding {
+	which := "presentCall and presentResult"
+	switch {
+	case v.tool.PresentCall == nil:
+		which = "presentResult"
+	case v.tool.PresentResult == nil:
+		which = "presentCall"
+	}
+	msg := fmt.Sprintf("%s declined the recorded arguments (%s): generic card, as upstream draws it", which, viol[0].Message)
+	if alt := v.e.reg.AcceptingVariant(v.c.Name, v.c.Arguments); alt != nil {
+		msg += fmt.Sprintf("; the %s variant of %s accepts them: run with %s", alt.Plugin, v.c.Name, alt.Selects)
+	}
+	return Finding{Class: PresenterDeclined, Sev: Warning, Projector: "presentCall", Message: msg}
 }
 
 func presenterFailed(name string, err error) Finding {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -13,26 +14,53 @@ import (
 
 // junitSink writes JUnit XML (the Surefire/Ant shape): testsuites >
 // testsuite (one per log) > testcase (one per call and projector, name
-// "<callId>/<projector>", classname = tool) > failure | error | skipped,
-// with the log path and line in system-out. A suite is buffered until its
-// log ends (its counts come first), so memory is bounded by one log.
+// "<callId>/<projector>", classname = tool, file and line = the call's place
+// in the log) > failure | error | skipped, with the log path and line in
+// system-out too. <testsuites> and every <testsuite> carry tests, failures,
+// errors, skipped and time, which GitHub's JUnit reporters read. Counts must
+// precede the cases, so a suite is buffered until its log ends and the
+// suites are spooled to a temporary file until the run ends: memory stays
+// bounded by one log whatever the run's size.
 type junitSink struct {
-	w     *bufio.Writer
+	w     io.Writer
 	o     Options
 	suite bytes.Buffer
 	file  string
-	n     struct{ tests, failures, errors, skipped int }
-	head  bool
+	n     junitCounts
+	total junitCounts
+	nanos int64
+
+	spool    *os.File      // the finished suites (nil: in memory)
+	spoolBuf *bytes.Buffer // used when no temporary file could be made
+	out      *bufio.Writer // writes to the spool
+}
+
+type junitCounts struct{ tests, failures, errors, skipped int }
+
+func (c *junitCounts) add(o junitCounts) {
+	c.tests += o.tests
+	c.failures += o.failures
+	c.errors += o.errors
+	c.skipped += o.skipped
 }
 
 func newJUnit(w io.Writer, o Options) *junitSink {
-	return &junitSink{w: bufio.NewWriter(w), o: o}
+	s := &junitSink{w: w, o: o}
+	if f, err := os.CreateTemp("", "dsh-replay-junit-*.xml"); err == nil {
+		os.Remove(f.Name()) // unlinked: nothing is left behind, whatever happens
+		s.spool = f
+		s.out = bufio.NewWriter(f)
+	} else {
+		s.spoolBuf = &bytes.Buffer{}
+		s.out = bufio.NewWriter(s.spoolBuf)
+	}
+	return s
 }
 
 func (s *junitSink) BeginLog(file string) {
 	s.file = file
 	s.suite.Reset()
-	s.n = struct{ tests, failures, errors, skipped int }{}
+	s.n = junitCounts{}
 }
 
 // projectorOrder is the order of testcases within one call.
@@ -85,7 +113,7 @@ func (s *junitSink) Call(r *replay.CallResult) {
 		if i == 0 {
 			nanos = r.Nanos
 		}
-		s.testcase(r.CallID+"/"+p, r.Tool, nanos, fmt.Sprintf("%s:%d", r.File, r.Line), by[p])
+		s.testcase(r.CallID+"/"+p, r.Tool, nanos, r.File, r.Line, by[p])
 	}
 }
 
@@ -98,10 +126,16 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-func (s *junitSink) testcase(name, class string, nanos int64, where string, fs []*replay.Finding) {
+func (s *junitSink) testcase(name, class string, nanos int64, file string, line int, fs []*replay.Finding) {
 	b := &s.suite
 	s.n.tests++
-	fmt.Fprintf(b, "    <testcase name=\"%s\" classname=\"%s\" time=\"%s\">\n", attr(name), attr(class), s.seconds(nanos))
+	where := file
+	lineAttr := ""
+	if line > 0 {
+		where = fmt.Sprintf("%s:%d", file, line)
+		lineAttr = fmt.Sprintf(" line=\"%d\"", line)
+	}
+	fmt.Fprintf(b, "    <testcase name=\"%s\" classname=\"%s\" time=\"%s\" file=\"%s\"%s>\n", attr(name), attr(class), s.seconds(nanos), attr(file), lineAttr)
 	kind := ""
 	for _, f := range fs {
 		switch {
@@ -131,7 +165,7 @@ func (s *junitSink) testcase(name, class string, nanos int64, where string, fs [
 		}
 		msg := f.Headline() + ": " + f.Message
 		if kind == "skipped" {
-			fmt.Fprintf(b, "      <skipped message=\"%s\"></skipped>\n", attr(msg))
+			fmt.Fprintf(b, "      <skipped>%s</skipped>\n", text(msg))
 		} else {
 			var body strings.Builder
 			for _, x := range fs {
@@ -166,27 +200,18 @@ func (s *junitSink) EndLog(l *replay.LogResult) {
 		for i := range l.Findings {
 			fs[i] = &l.Findings[i]
 		}
-		s.testcase("log", "log", 0, l.File, fs)
+		s.testcase("log", "log", 0, l.File, l.Findings[0].Line, fs)
 	}
 	nanos := int64(0)
 	if !s.o.Deterministic {
 		nanos = l.Nanos
 	}
-	s.started()
-	fmt.Fprintf(s.w, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\" timestamp=\"%s\">\n",
+	s.nanos += nanos
+	s.total.add(s.n)
+	fmt.Fprintf(s.out, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\" timestamp=\"%s\">\n",
 		attr(l.File), s.n.tests, s.n.failures, s.n.errors, s.n.skipped, s.seconds(nanos), s.timestamp())
-	s.w.Write(s.suite.Bytes())
-	s.w.WriteString("  </testsuite>\n")
-}
-
-// started writes the document head once. Suites are streamed as their logs
-// end (memory stays bounded by one log), so <testsuites> carries no totals.
-func (s *junitSink) started() {
-	if s.head {
-		return
-	}
-	s.head = true
-	s.w.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dsh-replay verify\">\n")
+	s.out.Write(s.suite.Bytes())
+	s.out.WriteString("  </testsuite>\n")
 }
 
 func (s *junitSink) seconds(nanos int64) string {
@@ -204,9 +229,29 @@ func (s *junitSink) timestamp() string {
 }
 
 func (s *junitSink) Close(t *Totals) error {
-	s.started()
-	s.w.WriteString("</testsuites>\n")
-	return s.w.Flush()
+	if err := s.out.Flush(); err != nil {
+		return fmt.Errorf("junit spool: %w", err)
+	}
+	nanos := s.nanos
+	if !s.o.Deterministic && t.Duration > 0 {
+		nanos = t.Duration.Nanoseconds()
+	}
+	w := bufio.NewWriter(s.w)
+	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dsh-replay verify\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\">\n",
+		s.total.tests, s.total.failures, s.total.errors, s.total.skipped, s.seconds(nanos))
+	if s.spool != nil {
+		defer s.spool.Close()
+		if _, err := s.spool.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("junit spool: %w", err)
+		}
+		if _, err := io.Copy(w, s.spool); err != nil {
+			return fmt.Errorf("junit spool: %w", err)
+		}
+	} else {
+		w.Write(s.spoolBuf.Bytes())
+	}
+	w.WriteString("</testsuites>\n")
+	return w.Flush()
 }
 
 // attr escapes an XML attribute value.

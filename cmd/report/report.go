@@ -148,7 +148,7 @@ func (a *Aggregator) EndLog(l *replay.LogResult) {
 		a.Totals.NotLogs++
 	}
 	a.count(l.Findings)
-	if a.logBad {
+	if a.logBad && !l.NotALog {
 		a.Totals.Unreadable++
 	}
 	for _, s := range a.Sinks {

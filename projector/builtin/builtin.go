@@ -24,5 +24,10 @@ func Registry(cfg projector.Config) (*projector.Registry, error) {
 			return nil, err
 		}
 	}
+	variants, err := shell.Variants(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.Variants = variants
 	return r, nil
 }

@@ -128,3 +128,39 @@ func terminalConfig(cfg projector.Config) (terminalOptions, error) {
 	}
 	return o, nil
 }
+
+// Variants are the other shell deployments of cfg: the persistent-PTY bash
+// and pwsh when cfg does not select them, and the plain ones when it does.
+// Their presenters accept other arguments (no description, say), so a
+// presenter that declines recorded arguments can name the --config that
+// would accept them.
+func Variants(cfg projector.Config) ([]projector.Variant, error) {
+	var out []projector.Variant
+	for _, s := range []struct{ name, persistent string }{{"bash", "tool-bash-persistent"}, {"pwsh", "tool-pwsh-persistent"}} {
+		var alt projector.Config
+		var selects string
+		if cfg.Plugin(s.persistent).IsDefined() {
+			alt = cfg.WithPlugin(s.persistent, jsonv.Value{})
+			selects = fmt.Sprintf(`a --config FILE without plugins[%q]`, s.persistent)
+		} else {
+			alt = cfg.WithPlugin(s.persistent, jsonv.Obj())
+			selects = fmt.Sprintf(`a --config FILE holding {"plugins": {%q: {}}}`, s.persistent)
+		}
+		tools, err := Tools(alt)
+		if err != nil {
+			return nil, err
+		}
+		var mine []*projector.Tool
+		for _, t := range tools {
+			if t.Name == s.name {
+				mine = append(mine, t)
+			}
+		}
+		v, err := projector.NewVariant(s.persistent, selects, mine)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,60 @@
+package projector
+
+import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+
+// Variant is another known deployment of some of the registry's tools: a
+// plugin that registers a tool under the same name with other parameters
+// (tool-bash-persistent's bash, say). When a presenter declines recorded
+// arguments, a variant that accepts them tells the user which --config was
+// probably in force.
+type Variant struct {
+	// Plugin is the plugin whose presence or absence selects the variant.
+	Plugin string
+	// Selects says how: the --config change that would select it.
+	Selects string
+	// Tools are the variant's definitions by name (compiled).
+	Tools map[string]*Tool
+}
+
+// Declines reports the soft-validation violations for which the tool's
+// presenters return no view on args (none when it has no presenters or
+// they are not wrapped by defineTool).
+func (t *Tool) Declines(args jsonv.Value) []Violation {
+	if t.RawPresenters || (t.PresentCall == nil && t.PresentResult == nil) {
+		return nil
+	}
+	return t.ValidateArgs(args)
+}
+
+// AcceptingVariant is the first variant whose tool of that name has
+// presenters that accept args, or nil.
+func (r *Registry) AcceptingVariant(name string, args jsonv.Value) *Variant {
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if t := v.Tools[name]; t != nil && (t.PresentCall != nil || t.PresentResult != nil) && len(t.Declines(args)) == 0 {
+			return v
+		}
+	}
+	return nil
+}
+
+// WithPlugin is the configuration with plugin set to opts (undefined: removed).
+func (c Config) WithPlugin(plugin string, opts jsonv.Value) Config {
+	p := c.Plugins
+	if !p.IsObject() {
+		p = jsonv.Obj()
+	}
+	return Config{Plugins: p.With(plugin, opts), Services: c.Services}
+}
+
+// NewVariant compiles the tools of a variant.
+func NewVariant(plugin, selects string, tools []*Tool) (Variant, error) {
+	v := Variant{Plugin: plugin, Selects: selects, Tools: map[string]*Tool{}}
+	for _, t := range tools {
+		if err := t.compile(); err != nil {
+			return Variant{}, err
+		}
+		v.Tools[t.Name] = t
+	}
+	return v, nil
+}
