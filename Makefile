@@ -2,7 +2,7 @@
 GO      ?= go
 BIN     ?= bin/dsh-replay
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd.Version=$(VERSION)
+LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
 .PHONY: build install test bench fuzz lint example pgo
 

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"os"
 	"runtime/debug"
@@ -45,13 +46,13 @@ PATH is a .jsonl or .jsonl.zstd file, a directory (searched recursively), or
 and do not change the exit code; an unreadable or corrupt log exits 3.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErr("calls needs at least one PATH (a log, a directory, or - for stdin)")
+				return cmdutil.UsageErr("calls needs at least one PATH (a log, a directory, or - for stdin)")
 			}
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
 			if o.json && !o.summary {
-				return usageErr("--json goes with --summary (the call list is always NDJSON)")
+				return cmdutil.UsageErr("--json goes with --summary (the call list is always NDJSON)")
 			}
 			return runCalls(o, args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
 		},
@@ -63,7 +64,7 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 	f.BoolVar(&o.content, "content", false, "include each result's recorded content blocks")
 	f.BoolVar(&o.value, "value", false, "include each result's recorded value")
 	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores)")
-	addPathFilterFlags(f, &o.filter)
+	cmdutil.AddPathFilterFlags(f, &o.filter)
 	return c
 }
 
@@ -98,7 +99,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		// costs a few MB of heap and saves a good share of CPU.
 		defer debug.SetGCPercent(debug.SetGCPercent(200))
 	}
-	paths, err := expandLogs(args, o.filter, stderr)
+	paths, err := cmdutil.ExpandLogs(args, o.filter, stderr)
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		}
 		if sum != nil {
 			tot.add(sum)
-			warnNotices(stderr, sum)
+			cmdutil.WarnNotices(stderr, sum)
 		}
 		if err != nil {
 			out.Flush()
@@ -144,10 +145,10 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		}
 	}
 	if err := out.Flush(); err != nil {
-		return &ExitError{Code: ExitCannot, Err: err}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 	}
 	if tot.failed > 0 {
-		return &ExitError{Code: ExitCannot}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot}
 	}
 	return nil
 }

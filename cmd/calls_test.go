@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"flag"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func TestCallsGolden(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, out, errs := callsCLI(t, nil, "calls", "--meta", filepath.Join(dir, name))
-			if code != ExitOK {
+			if code != cmdutil.ExitOK {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
 			out = strings.ReplaceAll(out, jsonv.Quote(filepath.Join(dir, name)), jsonv.Quote(name))
@@ -79,7 +80,7 @@ func TestCallsGolden(t *testing.T) {
 func TestCallsSummary(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "logformat")
 	code, out, errs := callsCLI(t, nil, "calls", "--summary", "--json", filepath.Join(dir, "torn.jsonl"), filepath.Join(dir, "code-mode.jsonl"))
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	want := `{"logs":2,"failed":0,"events":21,"records":21,"calls":3,"results":2,"resultsWithMeta":0,"resultsWithError":0,"errorResults":0,"subCalls":2,"values":1,"unknownEvents":0,"ignoredEvents":0,"tornTails":1}` + "\n"
@@ -90,7 +91,7 @@ func TestCallsSummary(t *testing.T) {
 		t.Errorf("torn tail warning missing from stderr: %q", errs)
 	}
 	code, out, _ = callsCLI(t, nil, "calls", "--summary", filepath.Join(dir, "code-mode.jsonl"))
-	if code != ExitOK || !strings.Contains(out, "sub-calls") || !strings.Contains(out, "calls ") {
+	if code != cmdutil.ExitOK || !strings.Contains(out, "sub-calls") || !strings.Contains(out, "calls ") {
 		t.Errorf("text summary: %d %q", code, out)
 	}
 	// stdin
@@ -100,7 +101,7 @@ func TestCallsSummary(t *testing.T) {
 	}
 	defer f.Close()
 	code, out, errs = callsCLI(t, f, "calls", "--summary", "--json", "-")
-	if code != ExitOK || !strings.Contains(out, `"calls":2,`) {
+	if code != cmdutil.ExitOK || !strings.Contains(out, `"calls":2,`) {
 		t.Errorf("stdin: %d %s %s", code, out, errs)
 	}
 }
@@ -133,20 +134,20 @@ func TestCallsBadInput(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"no paths", []string{"calls"}, ExitUsage, "needs at least one PATH"},
-		{"unknown flag", []string{"calls", "--nope", "x"}, ExitUsage, "unknown flag"},
-		{"json without summary", []string{"calls", "--json", "x"}, ExitUsage, "--json goes with --summary"},
-		{"missing file", []string{"calls", filepath.Join(dir, "missing.jsonl")}, ExitCannot, "missing.jsonl: no such file or directory"},
-		{"directory without logs", []string{"calls", noLogs}, ExitCannot, "empty-dir: directory holds no session logs"},
-		{"empty file", []string{"calls", write("empty.jsonl", nil)}, ExitCannot, "empty.jsonl: empty file"},
-		{"truncated inside the header", []string{"calls", write("trunc-header.jsonl", []byte(header[:30]))}, ExitCannot, "trunc-header.jsonl:1: empty or header-less"},
-		{"binary garbage", []string{"calls", write("garbage.jsonl", garbage)}, ExitCannot, "garbage.jsonl:1: not a session log"},
-		{"not a session log", []string{"calls", write("other.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n"))}, ExitCannot, "other.jsonl:1: not a session log: the first line is not a session header"},
-		{"newer format", []string{"calls", write("v1.jsonl", []byte(`{"type":"session","version":1,"id":"x","createdAt":0}`+"\n"))}, ExitCannot, "v1.jsonl:1: session log format version 1 is not supported"},
-		{"invalid UTF-8 in the header", []string{"calls", write("utf8-header.jsonl", []byte("{\"type\":\"session\",\"id\":\"\xff\"}\n"))}, ExitCannot, "utf8-header.jsonl:1: not a session log: invalid UTF-8"},
-		{"invalid UTF-8 before a turn/end", []string{"calls", write("utf8.jsonl", []byte(header+"{\"type\":\"turn/start\",\"seq\":0,\"time\":0,\"data\":{\"turn\":1,\"x\":\"\xc3\x28\"}}\n"+turnEnd))}, ExitCannot, "utf8.jsonl:2: corrupt session log: unparsable record: invalid UTF-8"},
-		{"nested 100000 deep before a turn/end", []string{"calls", write("deep.jsonl", []byte(header+`{"type":"turn/start","seq":0,"time":0,"data":`+deep+"}\n"+turnEnd))}, ExitCannot, "deep.jsonl:2: corrupt session log: unparsable record: nesting deeper than 10000 levels"},
-		{"nested 100000 deep as the header", []string{"calls", write("deep-header.jsonl", []byte(deep+"\n"))}, ExitCannot, "deep-header.jsonl:1: not a session log"},
+		{"no paths", []string{"calls"}, cmdutil.ExitUsage, "needs at least one PATH"},
+		{"unknown flag", []string{"calls", "--nope", "x"}, cmdutil.ExitUsage, "unknown flag"},
+		{"json without summary", []string{"calls", "--json", "x"}, cmdutil.ExitUsage, "--json goes with --summary"},
+		{"missing file", []string{"calls", filepath.Join(dir, "missing.jsonl")}, cmdutil.ExitCannot, "missing.jsonl: no such file or directory"},
+		{"directory without logs", []string{"calls", noLogs}, cmdutil.ExitCannot, "empty-dir: directory holds no session logs"},
+		{"empty file", []string{"calls", write("empty.jsonl", nil)}, cmdutil.ExitCannot, "empty.jsonl: empty file"},
+		{"truncated inside the header", []string{"calls", write("trunc-header.jsonl", []byte(header[:30]))}, cmdutil.ExitCannot, "trunc-header.jsonl:1: empty or header-less"},
+		{"binary garbage", []string{"calls", write("garbage.jsonl", garbage)}, cmdutil.ExitCannot, "garbage.jsonl:1: not a session log"},
+		{"not a session log", []string{"calls", write("other.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n"))}, cmdutil.ExitCannot, "other.jsonl:1: not a session log: the first line is not a session header"},
+		{"newer format", []string{"calls", write("v1.jsonl", []byte(`{"type":"session","version":1,"id":"x","createdAt":0}`+"\n"))}, cmdutil.ExitCannot, "v1.jsonl:1: session log format version 1 is not supported"},
+		{"invalid UTF-8 in the header", []string{"calls", write("utf8-header.jsonl", []byte("{\"type\":\"session\",\"id\":\"\xff\"}\n"))}, cmdutil.ExitCannot, "utf8-header.jsonl:1: not a session log: invalid UTF-8"},
+		{"invalid UTF-8 before a turn/end", []string{"calls", write("utf8.jsonl", []byte(header+"{\"type\":\"turn/start\",\"seq\":0,\"time\":0,\"data\":{\"turn\":1,\"x\":\"\xc3\x28\"}}\n"+turnEnd))}, cmdutil.ExitCannot, "utf8.jsonl:2: corrupt session log: unparsable record: invalid UTF-8"},
+		{"nested 100000 deep before a turn/end", []string{"calls", write("deep.jsonl", []byte(header+`{"type":"turn/start","seq":0,"time":0,"data":`+deep+"}\n"+turnEnd))}, cmdutil.ExitCannot, "deep.jsonl:2: corrupt session log: unparsable record: nesting deeper than 10000 levels"},
+		{"nested 100000 deep as the header", []string{"calls", write("deep-header.jsonl", []byte(deep+"\n"))}, cmdutil.ExitCannot, "deep-header.jsonl:1: not a session log"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -169,7 +170,7 @@ func TestCallsBadInput(t *testing.T) {
 	// A file cut in the middle of its body is a torn tail, as upstream reads
 	// it: a warning, exit 0.
 	code, _, errs := callsCLI(t, nil, "calls", write("cut.jsonl", []byte(header+`{"type":"turn/start","seq":0,"time":0,"da`)))
-	if code != ExitOK || !strings.Contains(errs, "cut.jsonl:2: torn-tail:") {
+	if code != cmdutil.ExitOK || !strings.Contains(errs, "cut.jsonl:2: torn-tail:") {
 		t.Errorf("cut body: exit %d %q", code, errs)
 	}
 }
@@ -194,7 +195,7 @@ func TestCallsHugeLine(t *testing.T) {
 	f.WriteString(`"}}` + "\n" + `{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n")
 	f.Close()
 	code, _, errs := callsCLI(t, nil, "calls", p)
-	if code != ExitCannot || !strings.Contains(errs, "huge.jsonl:2: record longer than") {
+	if code != cmdutil.ExitCannot || !strings.Contains(errs, "huge.jsonl:2: record longer than") {
 		t.Errorf("exit %d: %q", code, errs)
 	}
 }
@@ -203,7 +204,7 @@ func TestCallsHugeLine(t *testing.T) {
 func TestCallsFixtures(t *testing.T) {
 	root := sharedtest.Dir(t, "fixtures")
 	code, out, errs := callsCLI(t, nil, "calls", "--summary", "--json", root)
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	v, err := jsonv.ParseString(out)

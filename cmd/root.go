@@ -1,64 +1,35 @@
-// Package cmd holds the cobra commands: flag parsing, output sinks and the
-// mapping of outcomes to exit codes (0 ok, 1 divergence, 2 usage, 3 could not
-// verify). Each command lives in its own file and registers itself in init.
+// Package cmd wires the cobra commands together: the root command, its
+// profiling flags, and the commands that fit in one file (verify, calls,
+// tools). Commands that grew past one file live in their own packages
+// (cmd/show, cmd/golden); what they share is in cmd/cmdutil.
 package cmd
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/cmd/golden"
+	"github.com/dsh-replay/dsh-replay/cmd/show"
 )
 
-// Exit codes of DESIGN.md §3.
+// Exit codes of DESIGN.md §3 (see cmdutil).
 const (
-	ExitOK         = 0
-	ExitDivergence = 1
-	ExitUsage      = 2
-	ExitCannot     = 3
+	ExitOK         = cmdutil.ExitOK
+	ExitDivergence = cmdutil.ExitDivergence
+	ExitUsage      = cmdutil.ExitUsage
+	ExitCannot     = cmdutil.ExitCannot
 )
-
-// Version is set at build time with -ldflags "-X .../cmd.Version=...".
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
-
-// ExitError carries an exit code through cobra.
-type ExitError struct {
-	Code int
-	Err  error // nil: the command already printed what it had to say
-}
-
-func (e *ExitError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("exit %d", e.Code)
-	}
-	return e.Err.Error()
-}
-func (e *ExitError) Unwrap() error { return e.Err }
-
-// usageErr marks a usage error (exit 2).
-func usageErr(format string, args ...any) error {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
-}
 
 // stopProfile ends a --cpuprofile or --memprofile run (set by the root's pre-run hook).
 var stopProfile func()
 
 // commands registered by the command files' init functions.
-var commands []func() *cobra.Command
+var commands = []func() *cobra.Command{show.NewCmd, golden.NewCmd}
 
 func register(f func() *cobra.Command) { commands = append(commands, f) }
 
@@ -70,13 +41,8 @@ func NewRoot() *cobra.Command {
 		Long: `dsh-replay re-runs the pure projectors of DSH / LasmeX tools (render,
 presentationMeta, presentCall, presentResult) on every call recorded in a
 session log and proves that they reproduce what was recorded.`,
-		Version:       version(),
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Version: cmdutil.VersionString(),
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &ExitError{Code: ExitUsage, Err: err}
-	})
 	// --cpuprofile and --memprofile are for measuring the tool itself (make
 	// bench, perf work); the memory profile (allocations included) is written
 	// when the command ends.
@@ -90,7 +56,7 @@ session log and proves that they reproduce what was recorded.`,
 		if profile != "" {
 			f, err := os.Create(profile)
 			if err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
+				return &cmdutil.ExitError{Code: ExitUsage, Err: err}
 			}
 			if err := pprof.StartCPUProfile(f); err != nil {
 				f.Close()
@@ -101,7 +67,7 @@ session log and proves that they reproduce what was recorded.`,
 		if memProfile != "" {
 			f, err := os.Create(memProfile)
 			if err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
+				return &cmdutil.ExitError{Code: ExitUsage, Err: err}
 			}
 			stops = append(stops, func() { pprof.Lookup("allocs").WriteTo(f, 0); f.Close() })
 		}
@@ -145,34 +111,10 @@ func tuneGC() {
 // Run runs the CLI with explicit streams; no panic escapes it.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "dsh-replay: internal error (this is a bug, please report it): %v\n%s", r, debug.Stack())
-			code = ExitCannot
-		}
-	}()
-	root := NewRoot()
-	defer func() {
 		if stopProfile != nil {
 			stopProfile()
 			stopProfile = nil
 		}
 	}()
-	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.Execute()
-	if err == nil {
-		return ExitOK
-	}
-	var ee *ExitError
-	if errors.As(err, &ee) {
-		if ee.Err != nil {
-			fmt.Fprintf(stderr, "dsh-replay: %v\n", ee.Err)
-		}
-		return ee.Code
-	}
-	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
-	return ExitUsage
+	return cmdutil.Execute(NewRoot(), args, stdin, stdout, stderr)
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"sort"
 	"strings"
@@ -75,11 +76,11 @@ presentCall, presentResult) and the cards its presenters can emit.
 func toolsRegistry(config string) (*projector.Registry, error) {
 	cfg, err := projector.LoadConfig(config)
 	if err != nil {
-		return nil, usageErr("--config: %v", err)
+		return nil, cmdutil.UsageErr("--config: %v", err)
 	}
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
-		return nil, &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+		return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
 	}
 	return reg, nil
 }
@@ -136,9 +137,9 @@ func writeToolsText(w io.Writer, tools []*projector.Tool) error {
 func unknownToolErr(name string, tools []*projector.Tool) error {
 	close := closeNames(name, tools)
 	if len(close) == 0 {
-		return usageErr("unknown tool %q (see \"dsh-replay tools\" for the list)", name)
+		return cmdutil.UsageErr("unknown tool %q (see \"dsh-replay tools\" for the list)", name)
 	}
-	return usageErr("unknown tool %q; did you mean %s?", name, strings.Join(close, ", "))
+	return cmdutil.UsageErr("unknown tool %q; did you mean %s?", name, strings.Join(close, ", "))
 }
 
 // closeNames ranks registered names by edit distance (case-insensitive),
@@ -153,7 +154,7 @@ func closeNames(name string, tools []*projector.Tool) []string {
 	var cs []cand
 	for _, t := range tools {
 		ln := strings.ToLower(t.Name)
-		d := editDistance(lname, ln)
+		d := cmdutil.EditDistance(lname, ln)
 		limit := max(2, len(lname)/3)
 		if d <= limit || (len(lname) >= 3 && (strings.Contains(ln, lname) || strings.Contains(lname, ln))) {
 			cs = append(cs, cand{t.Name, d})
@@ -170,25 +171,4 @@ func closeNames(name string, tools []*projector.Tool) []string {
 		out = append(out, fmt.Sprintf("%q", cs[i].name))
 	}
 	return out
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

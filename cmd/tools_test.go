@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 
 func TestToolsList(t *testing.T) {
 	code, out, errs := runCLI(t, "tools")
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"TOOL", "read", "tool-fs", "render,presentationMeta,presentCall,presentResult", "edit"} {
@@ -31,7 +32,7 @@ func TestToolsList(t *testing.T) {
 
 func TestToolsJSON(t *testing.T) {
 	code, out, errs := runCLI(t, "tools", "--json")
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	seen := map[string]jsonv.Value{}
@@ -57,7 +58,7 @@ func TestToolsJSON(t *testing.T) {
 
 func TestToolsSchema(t *testing.T) {
 	code, out, errs := runCLI(t, "tools", "schema", "read")
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	golden := filepath.Join("testdata", "tools-schema-read.golden")
@@ -83,16 +84,16 @@ func TestToolsSchemaConfig(t *testing.T) {
 	cfg := filepath.Join(dir, "cfg.json")
 	os.WriteFile(cfg, []byte(`{"plugins":{"lasmex-tool-fs":{"readLimit":7}},"services":{"fs":{"sandboxMode":"read-only"}}}`), 0o644)
 	code, out, errs := runCLI(t, "tools", "schema", "--config", cfg, "read")
-	if code != ExitOK || !strings.Contains(out, "Defaults to 7.") {
+	if code != cmdutil.ExitOK || !strings.Contains(out, "Defaults to 7.") {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
 	code, out, _ = runCLI(t, "tools", "schema", "--config", cfg, "edit")
-	if code != ExitOK || !strings.Contains(out, `"danger-full-access"`) {
+	if code != cmdutil.ExitOK || !strings.Contains(out, `"danger-full-access"`) {
 		t.Fatalf("escalation parameters missing under a confining fs (exit %d):\n%s", code, out)
 	}
 	os.WriteFile(cfg, []byte(`{"plugins":{"tool-fs":{"readLimit":0}}}`), 0o644)
 	code, _, errs = runCLI(t, "tools", "--config", cfg)
-	if code == ExitOK || !strings.Contains(errs, "tool-fs: readLimit must be a positive integer") {
+	if code == cmdutil.ExitOK || !strings.Contains(errs, "tool-fs: readLimit must be a positive integer") {
 		t.Fatalf("bad readLimit accepted (exit %d): %s", code, errs)
 	}
 }
@@ -105,11 +106,11 @@ func TestToolsSchemaUnknown(t *testing.T) {
 	}
 	for _, c := range cases {
 		code, _, errs := runCLI(t, "tools", "schema", c.name)
-		if code != ExitUsage || !strings.Contains(errs, c.want) {
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("schema %s: exit %d, stderr %q, want %q", c.name, code, errs, c.want)
 		}
 	}
-	if code, _, _ := runCLI(t, "tools", "schema"); code != ExitUsage {
+	if code, _, _ := runCLI(t, "tools", "schema"); code != cmdutil.ExitUsage {
 		t.Errorf("schema without NAME: exit %d", code)
 	}
 }

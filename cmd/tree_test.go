@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/xml"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +27,7 @@ var (
 
 func TestVerifyTreeSkipsNonLogs(t *testing.T) {
 	out, errs, code := verifyCLI(t, "", "--format", "json", "--deterministic", treeData)
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d, want 0: %s%s", code, out, errs)
 	}
 	r := parseNDJSON(t, out)
@@ -64,14 +65,14 @@ func TestVerifyTreeSkipsNonLogs(t *testing.T) {
 	}
 
 	// --strict makes them (and every other notice) failures.
-	if _, _, code := verifyCLI(t, "", "--strict", treeData); code != ExitDivergence {
+	if _, _, code := verifyCLI(t, "", "--strict", treeData); code != cmdutil.ExitDivergence {
 		t.Errorf("--strict: exit %d, want 1", code)
 	}
 }
 
 func TestVerifyNonLogNamedExplicitly(t *testing.T) {
 	out, _, code := verifyCLI(t, "", "--format", "json", "--deterministic", treeRPC)
-	if code != ExitCannot {
+	if code != cmdutil.ExitCannot {
 		t.Fatalf("exit %d, want 3", code)
 	}
 	r := parseNDJSON(t, out)
@@ -96,7 +97,7 @@ func TestVerifyIncludeExclude(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, errs, code := verifyCLI(t, "", append(append([]string{"--format", "json"}, c.args...), treeData)...)
-			if code != ExitOK {
+			if code != cmdutil.ExitOK {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
 			r := parseNDJSON(t, out)
@@ -106,26 +107,25 @@ func TestVerifyIncludeExclude(t *testing.T) {
 		})
 	}
 	// Everything filtered away is "no session logs"; a bad glob is a usage error.
-	if _, errs, code := verifyCLI(t, "", "--include", "*.nothing", treeData); code != ExitCannot || !strings.Contains(errs, "--include/--exclude") {
+	if _, errs, code := verifyCLI(t, "", "--include", "*.nothing", treeData); code != cmdutil.ExitCannot || !strings.Contains(errs, "--include/--exclude") {
 		t.Errorf("all excluded: exit %d %q", code, errs)
 	}
-	if _, errs, code := verifyCLI(t, "", "--exclude", "[", treeData); code != ExitUsage || !strings.Contains(errs, "bad glob") {
+	if _, errs, code := verifyCLI(t, "", "--exclude", "[", treeData); code != cmdutil.ExitUsage || !strings.Contains(errs, "bad glob") {
 		t.Errorf("bad glob: exit %d %q", code, errs)
 	}
 	// A file named explicitly is never filtered.
-	if _, _, code := verifyCLI(t, "", "--exclude", "*.jsonl", treeShellLog); code != ExitOK {
+	if _, _, code := verifyCLI(t, "", "--exclude", "*.jsonl", treeShellLog); code != cmdutil.ExitOK {
 		t.Errorf("explicit file under --exclude: exit %d", code)
 	}
 }
 
 func TestOtherCommandsSkipNonLogs(t *testing.T) {
-	useReader(t)
 	for _, args := range [][]string{
 		{"calls", "--summary", treeData},
 		{"show", "--compact", "--no-pager", treeData},
 	} {
-		_, errs, code := showCLI(t, args...)
-		if code != ExitOK {
+		_, errs, code := goldenCLI(t, args...)
+		if code != cmdutil.ExitOK {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 		for _, f := range []string{treeRPC, treeOther} {
@@ -137,16 +137,16 @@ func TestOtherCommandsSkipNonLogs(t *testing.T) {
 	}
 	// golden check too (on a copy: nothing of testdata is written).
 	dir := copyTree(t, treeData)
-	_, errs, code := showCLI(t, "golden", "check", dir)
+	_, errs, code := goldenCLI(t, "golden", "check", dir)
 	rpc := filepath.Join(dir, strings.TrimPrefix(treeRPC, treeData+"/"))
-	if !strings.Contains(errs, "dsh-replay: warning: "+rpc+":1: not-a-session-log: ") || code == ExitCannot {
+	if !strings.Contains(errs, "dsh-replay: warning: "+rpc+":1: not-a-session-log: ") || code == cmdutil.ExitCannot {
 		t.Errorf("golden check does not skip non-logs with a warning (exit %d):\n%s", code, errs)
 	}
 }
 
 func TestCallsWithoutRecordsNotice(t *testing.T) {
 	out, _, code := verifyCLI(t, "", "--format", "json", treeScript)
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	r := parseNDJSON(t, out)
@@ -154,7 +154,7 @@ func TestCallsWithoutRecordsNotice(t *testing.T) {
 		!strings.Contains(r.findings[0]["message"].(string), `"call_scripted_grep"`) {
 		t.Errorf("findings %v", r.findings)
 	}
-	_, errs, _ := showCLI(t, "calls", treeScript)
+	_, errs, _ := goldenCLI(t, "calls", treeScript)
 	if !strings.Contains(errs, "dsh-replay: warning: "+treeScript+":3: calls-without-records: ") {
 		t.Errorf("calls does not warn: %q", errs)
 	}
@@ -162,7 +162,7 @@ func TestCallsWithoutRecordsNotice(t *testing.T) {
 
 func TestPresenterDeclined(t *testing.T) {
 	out, _, code := verifyCLI(t, "", "--format", "json", treeShellLog)
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	r := parseNDJSON(t, out)
@@ -184,11 +184,11 @@ func TestPresenterDeclined(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "persistent.json")
 	os.WriteFile(cfg, []byte(`{"plugins": {"tool-bash-persistent": {}}}`), 0o644)
 	out, _, code = verifyCLI(t, "", "--format", "json", "--config", cfg, treeShellLog)
-	if r := parseNDJSON(t, out); code != ExitOK || r.classes() != "" {
+	if r := parseNDJSON(t, out); code != cmdutil.ExitOK || r.classes() != "" {
 		t.Errorf("with the persistent config: exit %d, classes %q", code, r.classes())
 	}
 	// show counts them and warns once, naming the first call.
-	sout, errs, _ := showCLI(t, "show", "--no-pager", treeShellLog)
+	sout, errs, _ := goldenCLI(t, "show", "--no-pager", treeShellLog)
 	if !strings.Contains(sout, "2 generic (presenter declined)") {
 		t.Errorf("show does not count declined presenters:\n%s", sout)
 	}
@@ -316,69 +316,5 @@ func TestJUnitSchema(t *testing.T) {
 		bare := filepath.Join(dir, strconv.Itoa(i)+".bare.xml")
 		os.WriteFile(bare, []byte(stripTotals.ReplaceAllString(strip.ReplaceAllString(out, ""), "$1")), 0o644)
 		validate("../testdata/junit/jenkins-junit-4.xsd", bare)
-	}
-}
-
-func TestShowWidthFromColumns(t *testing.T) {
-	useReader(t)
-	log := "../testdata/example/session.jsonl"
-	widest := func(out string) int {
-		w := 0
-		for _, l := range strings.Split(out, "\n") {
-			w = max(w, len([]rune(l)))
-		}
-		return w
-	}
-	t.Setenv("COLUMNS", "60")
-	out, _, _ := showCLI(t, "show", "--no-pager", log)
-	if w := widest(out); w != 60 {
-		t.Errorf("COLUMNS=60: widest row %d", w)
-	}
-	out, _, _ = showCLI(t, "show", "--no-pager", "--width", "80", log)
-	if w := widest(out); w != 80 {
-		t.Errorf("--width beats COLUMNS: widest row %d", w)
-	}
-	t.Setenv("COLUMNS", "junk")
-	out, _, _ = showCLI(t, "show", "--no-pager", log)
-	if w := widest(out); w != 100 {
-		t.Errorf("bad COLUMNS falls back to 100: widest row %d", w)
-	}
-	if got := showWidth(0, terminal{isTTY: true, width: 120}); got != 120 {
-		t.Errorf("a terminal's width beats COLUMNS: %d", got)
-	}
-}
-
-func TestShowUnknownCall(t *testing.T) {
-	useReader(t)
-	log := "../testdata/example/session.jsonl"
-	out, errs, code := showCLI(t, "show", "--no-pager", "--call", "call_4_bsh", log)
-	if code != ExitUsage || out != "" {
-		t.Fatalf("exit %d, stdout %q; want 2 and nothing shown", code, out)
-	}
-	if !strings.Contains(errs, `no call "call_4_bsh" in `+log+"; nearest: call_4_bash, call_6_bash") {
-		t.Errorf("stderr %q", errs)
-	}
-	// A known id that other filters hide is not an unknown id.
-	if _, _, code := showCLI(t, "show", "--no-pager", "--call", "call_4_bash", "--tool", "read", log); code != ExitOK {
-		t.Errorf("known id filtered out by --tool: exit %d", code)
-	}
-}
-
-func TestShowFooterKeepsCallID(t *testing.T) {
-	useReader(t)
-	// A call whose tool and id are wider than the narrowest card.
-	dir := t.TempDir()
-	log := filepath.Join(dir, "long-id.jsonl")
-	data, err := os.ReadFile("../testdata/example/session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const id = "call_0123456789_abcdefghijklmnopqrstuvwxyz_edit"
-	os.WriteFile(log, []byte(strings.ReplaceAll(string(data), "call_3_edit", id)), 0o644)
-	for _, w := range []string{"20", "30", "40", "60"} {
-		out, _, _ := showCLI(t, "show", "--no-pager", "--width", w, "--call", id, log)
-		if !strings.Contains(strings.ReplaceAll(out, "\n  ", ""), id) {
-			t.Errorf("width %s: the footer does not hold the whole call id:\n%s", w, out)
-		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/cmd/golden"
 	"io"
 	"os"
 	"os/exec"
@@ -68,7 +70,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
   dsh-replay verify --shard 2/4 --jobs 8 --strict logs/`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErr("verify needs at least one PATH (a log, a directory, or - for stdin)")
+				return cmdutil.UsageErr("verify needs at least one PATH (a log, a directory, or - for stdin)")
 			}
 			return nil
 		},
@@ -89,7 +91,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	f.BoolVar(&o.kaptinlin, "kaptinlin", false, "also validate values with kaptinlin/jsonschema before the upstream validator (slower; a cross-check)")
 	f.BoolVar(&o.shakeChild, "shake-child", false, "print per-call output fingerprints (the perturbed runs of --shake)")
 	f.MarkHidden("shake-child")
-	addPathFilterFlags(f, &o.filter)
+	cmdutil.AddPathFilterFlags(f, &o.filter)
 	f.StringVar(&o.golden, "golden", "", "also compare the logs' card goldens kept under `DIR` (\".\": next to the logs); see golden check")
 	return c
 }
@@ -151,13 +153,13 @@ func parseReports(format string, reports []string) ([]reportTarget, error) {
 func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	k, n, err := parseShard(o.shard)
 	if err != nil {
-		return usageErr("%v", err)
+		return cmdutil.UsageErr("%v", err)
 	}
 	if o.jobs < 0 {
-		return usageErr("--jobs must be >= 0")
+		return cmdutil.UsageErr("--jobs must be >= 0")
 	}
 	if o.shake < 0 {
-		return usageErr("--shake must be >= 0")
+		return cmdutil.UsageErr("--shake must be >= 0")
 	}
 	if o.kaptinlin {
 		projector.UseKaptinlin(true)
@@ -165,17 +167,17 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 	targets, err := parseReports(o.format, o.reports)
 	if err != nil {
-		return usageErr("%v", err)
+		return cmdutil.UsageErr("%v", err)
 	}
 	cfg, err := projector.LoadConfig(o.config)
 	if err != nil {
-		return usageErr("--config: %v", err)
+		return cmdutil.UsageErr("--config: %v", err)
 	}
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
-		return &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
 	}
-	in, err := expandInputs(args, o.filter)
+	in, err := cmdutil.ExpandInputs(args, o.filter)
 	if err != nil {
 		return err
 	}
@@ -187,7 +189,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	var perturbed map[string][]perturbedFP
 	if o.shake > 0 {
 		if perturbed, err = runShakeChildren(o, paths); err != nil {
-			return &ExitError{Code: ExitCannot, Err: err}
+			return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 		}
 	}
 
@@ -206,7 +208,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 			f, err := os.Create(t.path)
 			if err != nil {
 				closeFiles()
-				return &ExitError{Code: ExitCannot, Err: fmt.Errorf("--report %s: %w", t.kind, err)}
+				return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("--report %s: %w", t.kind, err)}
 			}
 			files = append(files, f)
 			w = f
@@ -218,7 +220,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		s, err := report.New(t.kind, w, sro)
 		if err != nil {
 			closeFiles()
-			return usageErr("%v", err)
+			return cmdutil.UsageErr("%v", err)
 		}
 		sinks = append(sinks, s)
 	}
@@ -244,7 +246,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		Walked: in.Walked,
 	}, sink)
 	if o.golden != "" {
-		verifyCardGoldens(agg, reg, o.golden, o.config, o.noSidecar, paths)
+		golden.VerifyCardGoldens(agg, reg, o.golden, o.config, o.noSidecar, paths)
 	}
 	if !o.deterministic {
 		agg.Totals.Duration = time.Since(start)
@@ -256,10 +258,10 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	if err != nil {
-		return &ExitError{Code: ExitCannot, Err: fmt.Errorf("writing the report: %w", err)}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("writing the report: %w", err)}
 	}
-	if code := agg.ExitCode(); code != ExitOK {
-		return &ExitError{Code: code}
+	if code := agg.ExitCode(); code != cmdutil.ExitOK {
+		return &cmdutil.ExitError{Code: code}
 	}
 	return nil
 }
@@ -295,7 +297,7 @@ func runShakeChild(o *verifyOptions, reg *projector.Registry, paths []string, k,
 	replay.Run(eng, paths, replay.RunOptions{Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: true,
 		Read: logformat.Options{NoSidecar: o.noSidecar}, Stdin: stdin}, s)
 	if s.err != nil {
-		return &ExitError{Code: ExitCannot, Err: s.err}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: s.err}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"os"
 	"path/filepath"
 	"sort"
@@ -85,7 +86,7 @@ func (r ndjson) classes() string {
 func TestVerifyCleanLogs(t *testing.T) {
 	dir := filepath.Join(verifyData, "clean")
 	out, errOut, code := verifyCLI(t, "", "--format", "json", "--deterministic", dir)
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	r := parseNDJSON(t, out)
@@ -172,17 +173,17 @@ func TestVerifyUsage(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"no-paths", nil, ExitUsage, "at least one PATH"},
-		{"bad-shard", []string{"--shard", "4/3", log}, ExitUsage, "--shard"},
-		{"bad-shard-form", []string{"--shard", "x", log}, ExitUsage, "--shard"},
-		{"bad-format", []string{"--format", "xml", log}, ExitUsage, "unknown format"},
-		{"bad-report", []string{"--report", "junit", log}, ExitUsage, "KIND=FILE"},
-		{"bad-report-kind", []string{"--report", "sarif=x", log}, ExitUsage, "unknown format"},
-		{"two-stdout", []string{"--report", "json=-", "--report", "junit=-", log}, ExitUsage, "stdout"},
-		{"bad-flag", []string{"--frobnicate", log}, ExitUsage, "unknown flag"},
-		{"bad-jobs", []string{"--jobs", "-1", log}, ExitUsage, "--jobs"},
-		{"bad-config", []string{"--config", filepath.Join(verifyData, "mutated", "content-byte.jsonl"), log}, ExitUsage, "--config"},
-		{"missing-log", []string{filepath.Join(verifyData, "nope.jsonl")}, ExitCannot, "nope.jsonl"},
+		{"no-paths", nil, cmdutil.ExitUsage, "at least one PATH"},
+		{"bad-shard", []string{"--shard", "4/3", log}, cmdutil.ExitUsage, "--shard"},
+		{"bad-shard-form", []string{"--shard", "x", log}, cmdutil.ExitUsage, "--shard"},
+		{"bad-format", []string{"--format", "xml", log}, cmdutil.ExitUsage, "unknown format"},
+		{"bad-report", []string{"--report", "junit", log}, cmdutil.ExitUsage, "KIND=FILE"},
+		{"bad-report-kind", []string{"--report", "sarif=x", log}, cmdutil.ExitUsage, "unknown format"},
+		{"two-stdout", []string{"--report", "json=-", "--report", "junit=-", log}, cmdutil.ExitUsage, "stdout"},
+		{"bad-flag", []string{"--frobnicate", log}, cmdutil.ExitUsage, "unknown flag"},
+		{"bad-jobs", []string{"--jobs", "-1", log}, cmdutil.ExitUsage, "--jobs"},
+		{"bad-config", []string{"--config", filepath.Join(verifyData, "mutated", "content-byte.jsonl"), log}, cmdutil.ExitUsage, "--config"},
+		{"missing-log", []string{filepath.Join(verifyData, "nope.jsonl")}, cmdutil.ExitCannot, "nope.jsonl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := verifyCLI(t, "", tc.args...)
@@ -213,7 +214,7 @@ func TestVerifyShards(t *testing.T) {
 	sum := 0.0
 	for _, s := range []string{"1/3", "2/3", "3/3"} {
 		out, _, code := verifyCLI(t, "", "--format", "json", "--deterministic", "--shard", s, filepath.Join(verifyData, "clean"))
-		if code != ExitOK {
+		if code != cmdutil.ExitOK {
 			t.Fatalf("shard %s exit %d", s, code)
 		}
 		r := parseNDJSON(t, out)
@@ -231,7 +232,7 @@ func TestVerifyShake(t *testing.T) {
 	shakeChildEnv = []string{"DSH_REPLAY_AS_CLI=1"}
 	defer func() { shakeChildEnv = nil }()
 	out, errOut, code := verifyCLI(t, "", "--format", "json", "--deterministic", "--shake", "3", filepath.Join(verifyData, "clean"))
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
 	if r := parseNDJSON(t, out); len(r.findings) != 0 {
@@ -264,7 +265,7 @@ func (c collect) Call(r *replay.CallResult) { c(r) }
 
 func TestVerifyShakeStdin(t *testing.T) {
 	_, errOut, code := verifyCLI(t, "", "--shake", "1", "-")
-	if code != ExitCannot || !strings.Contains(errOut, "stdin") {
+	if code != cmdutil.ExitCannot || !strings.Contains(errOut, "stdin") {
 		t.Errorf("exit %d %q", code, errOut)
 	}
 }
@@ -275,7 +276,7 @@ func TestVerifyStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, code := verifyCLI(t, string(data), "--format", "json", "-")
-	if r := parseNDJSON(t, out); code != ExitDivergence || r.classes() != "content-mismatch/crlf-only" || r.findings[0]["log"] != "-" {
+	if r := parseNDJSON(t, out); code != cmdutil.ExitDivergence || r.classes() != "content-mismatch/crlf-only" || r.findings[0]["log"] != "-" {
 		t.Errorf("stdin: exit %d %s", code, out)
 	}
 }
@@ -292,7 +293,7 @@ func TestVerifyReportGoldens(t *testing.T) {
 	outs := map[string]string{}
 	for _, format := range []string{"text", "json", "junit", "github"} {
 		out, errOut, code := verifyCLI(t, "", "--deterministic", "--jobs", "3", "--format", format, dir)
-		if code != ExitCannot {
+		if code != cmdutil.ExitCannot {
 			t.Errorf("%s: exit %d (%s)", format, code, errOut)
 		}
 		outs[format] = out
@@ -357,7 +358,7 @@ func TestVerifyFixtures(t *testing.T) {
 			t.Errorf("%v:%v %v %v: %v", f["log"], f["line"], f["class"], f["tool"], f["message"])
 		}
 	}
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Errorf("exit %d (%s)", code, errOut)
 	}
 	t.Logf("%v logs, %v calls: %v verified, %v unverified; findings %v", r.summary["logs"], r.summary["calls"],

@@ -1,9 +1,11 @@
-package cmd
+package show
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +30,11 @@ func showUpdate() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
+// Run runs the show command as the CLI does.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cmdutil.RunCommands(args, stdin, stdout, stderr, NewCmd())
+}
+
 func showCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -37,7 +44,7 @@ func showCLI(t *testing.T, args ...string) (string, string, int) {
 
 func checkShowGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "show", "golden", name)
+	path := filepath.Join("..", "..", "testdata", "show", "golden", name)
 	if showUpdate() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -62,7 +69,7 @@ func TestShowGoldens(t *testing.T) {
 	useReader(t)
 	t.Setenv("NO_COLOR", "")
 	for _, log := range showLogs {
-		path := "../testdata/show/" + log
+		path := "../../testdata/show/" + log
 		base := strings.TrimSuffix(log, ".jsonl")
 		type variant struct {
 			name string
@@ -121,7 +128,7 @@ func TestShowFixtures(t *testing.T) {
 
 func TestShowUsageAndErrors(t *testing.T) {
 	useReader(t)
-	log := "../testdata/show/terminal.jsonl"
+	log := "../../testdata/show/terminal.jsonl"
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	if err := os.WriteFile(bad, []byte(`{"type":"session","version":0,"id":"x","createdAt":0}`+"\n{not json\n"+`{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -131,15 +138,15 @@ func TestShowUsageAndErrors(t *testing.T) {
 		code int
 		err  string
 	}{
-		{[]string{"show"}, ExitUsage, "arg"},
-		{[]string{"show", "--color", "sometimes", log}, ExitUsage, "--color"},
-		{[]string{"show", "--width", "5", log}, ExitUsage, "--width"},
-		{[]string{"show", "--json", "--compact", log}, ExitUsage, "cannot be combined"},
-		{[]string{"show", "--nope", log}, ExitUsage, "unknown flag"},
-		{[]string{"show", "--config", "/nonexistent/config.json", log}, ExitUsage, "--config"},
-		{[]string{"show", "/nonexistent/log.jsonl"}, ExitCannot, "nonexistent"},
-		{[]string{"show", bad}, ExitCannot, "bad.jsonl:2"},
-		{[]string{"show", log}, ExitOK, ""},
+		{[]string{"show"}, cmdutil.ExitUsage, "arg"},
+		{[]string{"show", "--color", "sometimes", log}, cmdutil.ExitUsage, "--color"},
+		{[]string{"show", "--width", "5", log}, cmdutil.ExitUsage, "--width"},
+		{[]string{"show", "--json", "--compact", log}, cmdutil.ExitUsage, "cannot be combined"},
+		{[]string{"show", "--nope", log}, cmdutil.ExitUsage, "unknown flag"},
+		{[]string{"show", "--config", "/nonexistent/config.json", log}, cmdutil.ExitUsage, "--config"},
+		{[]string{"show", "/nonexistent/log.jsonl"}, cmdutil.ExitCannot, "nonexistent"},
+		{[]string{"show", bad}, cmdutil.ExitCannot, "bad.jsonl:2"},
+		{[]string{"show", log}, cmdutil.ExitOK, ""},
 	} {
 		_, errs, code := showCLI(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.err) {
@@ -150,7 +157,7 @@ func TestShowUsageAndErrors(t *testing.T) {
 
 func TestShowColour(t *testing.T) {
 	useReader(t)
-	log := "../testdata/show/terminal.jsonl"
+	log := "../../testdata/show/terminal.jsonl"
 	for _, c := range []struct {
 		noColor string
 		args    []string
@@ -193,7 +200,7 @@ func TestShowFilters(t *testing.T) {
 		}
 		return got
 	}
-	term, fs, other := "../testdata/show/terminal.jsonl", "../testdata/show/fs.jsonl", "../testdata/show/other.jsonl"
+	term, fs, other := "../../testdata/show/terminal.jsonl", "../../testdata/show/fs.jsonl", "../../testdata/show/other.jsonl"
 	for _, c := range []struct {
 		args []string
 		want string
@@ -211,7 +218,68 @@ func TestShowFilters(t *testing.T) {
 		}
 	}
 	out, _, _ := showCLI(t, "show", "--json", "--call", "call_ok", term)
-	if !strings.HasPrefix(out, `{"log":"../testdata/show/terminal.jsonl","line":8,"callId":"call_ok","tool":"bash","isError":false,"callView":{"card":"terminal"`) {
+	if !strings.HasPrefix(out, `{"log":"../../testdata/show/terminal.jsonl","line":8,"callId":"call_ok","tool":"bash","isError":false,"callView":{"card":"terminal"`) {
 		t.Errorf("NDJSON key order: %s", out)
+	}
+}
+
+func TestShowWidthFromColumns(t *testing.T) {
+	log := "../../testdata/example/session.jsonl"
+	widest := func(out string) int {
+		w := 0
+		for _, l := range strings.Split(out, "\n") {
+			w = max(w, len([]rune(l)))
+		}
+		return w
+	}
+	t.Setenv("COLUMNS", "60")
+	out, _, _ := showCLI(t, "show", "--no-pager", log)
+	if w := widest(out); w != 60 {
+		t.Errorf("COLUMNS=60: widest row %d", w)
+	}
+	out, _, _ = showCLI(t, "show", "--no-pager", "--width", "80", log)
+	if w := widest(out); w != 80 {
+		t.Errorf("--width beats COLUMNS: widest row %d", w)
+	}
+	t.Setenv("COLUMNS", "junk")
+	out, _, _ = showCLI(t, "show", "--no-pager", log)
+	if w := widest(out); w != 100 {
+		t.Errorf("bad COLUMNS falls back to 100: widest row %d", w)
+	}
+	if got := showWidth(0, terminal{isTTY: true, width: 120}); got != 120 {
+		t.Errorf("a terminal's width beats COLUMNS: %d", got)
+	}
+}
+
+func TestShowUnknownCall(t *testing.T) {
+	log := "../../testdata/example/session.jsonl"
+	out, errs, code := showCLI(t, "show", "--no-pager", "--call", "call_4_bsh", log)
+	if code != cmdutil.ExitUsage || out != "" {
+		t.Fatalf("exit %d, stdout %q; want 2 and nothing shown", code, out)
+	}
+	if !strings.Contains(errs, `no call "call_4_bsh" in `+log+"; nearest: call_4_bash, call_6_bash") {
+		t.Errorf("stderr %q", errs)
+	}
+	// A known id that other filters hide is not an unknown id.
+	if _, _, code := showCLI(t, "show", "--no-pager", "--call", "call_4_bash", "--tool", "read", log); code != cmdutil.ExitOK {
+		t.Errorf("known id filtered out by --tool: exit %d", code)
+	}
+}
+
+func TestShowFooterKeepsCallID(t *testing.T) {
+	// A call whose tool and id are wider than the narrowest card.
+	dir := t.TempDir()
+	log := filepath.Join(dir, "long-id.jsonl")
+	data, err := os.ReadFile("../../testdata/example/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "call_0123456789_abcdefghijklmnopqrstuvwxyz_edit"
+	os.WriteFile(log, []byte(strings.ReplaceAll(string(data), "call_3_edit", id)), 0o644)
+	for _, w := range []string{"20", "30", "40", "60"} {
+		out, _, _ := showCLI(t, "show", "--no-pager", "--width", w, "--call", id, log)
+		if !strings.Contains(strings.ReplaceAll(out, "\n  ", ""), id) {
+			t.Errorf("width %s: the footer does not hold the whole call id:\n%s", w, out)
+		}
 	}
 }

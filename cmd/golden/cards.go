@@ -1,15 +1,14 @@
-package cmd
+package golden
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/cmd/show"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/cards"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
@@ -43,36 +42,11 @@ func logBase(path string) string {
 // bytes are data; provenance names the log by its base name, so a golden
 // does not depend on the directory the command ran from.
 func cardsBody(reg *projector.Registry, name string, data []byte) (text, ndjson []byte, err error) {
-	var tb, jb bytes.Buffer
-	tw, jw := bufio.NewWriter(&tb), bufio.NewWriter(&jb)
-	show := func(w *bufio.Writer, json bool) *shower {
-		return &shower{
-			o:    &showOptions{turn: -1, json: json},
-			reg:  reg,
-			w:    w,
-			opts: cards.Options{Width: goldenCardsWidth, Styles: cards.Plain()},
-		}
-	}
-	ts, js := show(tw, false), show(jw, true)
-	// One pass over the log feeds both renderings.
-	_, err = logformat.ReadCallsFrom(name, bytes.NewReader(data), logformat.Options{NoViewPrepass: true}, func(c *logformat.Call) error {
-		if err := ts.call(c); err != nil {
-			return err
-		}
-		return js.call(c)
-	})
+	tb, jb, err := show.Bodies(reg, name, data, goldenCardsWidth)
 	if err != nil {
 		return nil, nil, err
 	}
-	ts.finish()
-	js.finish()
-	if err := tw.Flush(); err != nil {
-		return nil, nil, err
-	}
-	if err := jw.Flush(); err != nil {
-		return nil, nil, err
-	}
-	return lfOnly(tb.Bytes()), lfOnly(jb.Bytes()), nil
+	return lfOnly(tb), lfOnly(jb), nil
 }
 
 // lfOnly keeps goldens LF-only: a stray CR is drawn as ␍.
@@ -158,7 +132,7 @@ func (g *cardsGolden) header(version string) string {
 
 // bytes is the golden as update writes it.
 func (g *cardsGolden) bytes() []byte {
-	return append([]byte(g.header(version())), g.body...)
+	return append([]byte(g.header(cmdutil.VersionString())), g.body...)
 }
 
 // matches reports whether have is this golden up to the version named in its

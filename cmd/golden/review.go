@@ -1,8 +1,9 @@
-package cmd
+package golden
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"io/fs"
 	"os"
@@ -111,7 +112,7 @@ func (g *goldenRun) pendingUnits(args []string) ([]*pendingUnit, error) {
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			return nil, &ExitError{Code: ExitCannot, Err: fmt.Errorf("%s: no such file or directory", a)}
+			return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("%s: no such file or directory", a)}
 		}
 		if st.IsDir() {
 			filepath.WalkDir(g.place(a), func(p string, d fs.DirEntry, err error) error {
@@ -337,7 +338,7 @@ func (g *goldenRun) filtered() bool { return len(g.o.tools) > 0 || len(g.o.calls
 
 func runGoldenDiff(c *cobra.Command, o *goldenOptions, args []string) error {
 	if o.maxLines < 0 {
-		return usageErr("--max-lines must be >= 0")
+		return cmdutil.UsageErr("--max-lines must be >= 0")
 	}
 	g, err := newGoldenRun(c, o, false)
 	if err != nil {
@@ -362,7 +363,7 @@ func runGoldenDiff(c *cobra.Command, o *goldenOptions, args []string) error {
 					sel = append(sel, ch)
 				}
 			}
-			fmt.Fprintf(w, "%s: %d %s re-recorded\n", p, len(u.changes), plural(len(u.changes), "call", "calls"))
+			fmt.Fprintf(w, "%s: %d %s re-recorded\n", p, len(u.changes), cmdutil.Plural(len(u.changes), "call", "calls"))
 			for i := range sel {
 				g.writeCallChange(w, u.log, &sel[i])
 			}
@@ -390,7 +391,7 @@ func runGoldenDiff(c *cobra.Command, o *goldenOptions, args []string) error {
 		fmt.Fprintln(w, "no pending goldens")
 		return nil
 	}
-	fmt.Fprintf(w, "%d %s with pending goldens: %s  or  %s\n", shown, plural(shown, "log", "logs"), g.command("accept", args, g.filterArgs()...), g.command("reject", args, g.filterArgs()...))
+	fmt.Fprintf(w, "%d %s with pending goldens: %s  or  %s\n", shown, cmdutil.Plural(shown, "log", "logs"), g.command("accept", args, g.filterArgs()...), g.command("reject", args, g.filterArgs()...))
 	return nil
 }
 
@@ -485,10 +486,10 @@ func runGoldenReview(c *cobra.Command, o *goldenOptions, action string, args []s
 	if n == 0 {
 		fmt.Fprintf(g.stdout, "no pending goldens to %s\n", action)
 	} else {
-		fmt.Fprintf(g.stdout, "%s: %d %s\n", map[string]string{"accept": "accepted", "reject": "rejected"}[action], n, plural(n, "log", "logs"))
+		fmt.Fprintf(g.stdout, "%s: %d %s\n", map[string]string{"accept": "accepted", "reject": "rejected"}[action], n, cmdutil.Plural(n, "log", "logs"))
 	}
 	if failed {
-		return &ExitError{Code: ExitCannot}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot}
 	}
 	return nil
 }

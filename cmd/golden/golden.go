@@ -1,8 +1,13 @@
-package cmd
+// Package golden is `dsh-replay golden`: re-recording test logs from their
+// values, card goldens, and the review of pending changes (per log or per
+// call, on the command line or in the interactive reviewer).
+package golden
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/cmd/show"
 	"io"
 	"io/fs"
 	"os"
@@ -18,8 +23,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
-
-func init() { register(newGoldenCmd) }
 
 // Golden kinds: what a golden file is.
 const (
@@ -44,7 +47,8 @@ type goldenOptions struct {
 	filter             logformat.PathFilter
 }
 
-func newGoldenCmd() *cobra.Command {
+// NewCmd is `dsh-replay golden`.
+func NewCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "golden",
 		Short: "Regenerate and review goldens: re-record content/meta of test logs, card goldens for show",
@@ -70,9 +74,9 @@ Writing refuses to run when CI is set unless --force. Exit codes: 0 ok,
 error, 3 a log could not be read or a file could not be written.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErr("unknown golden subcommand %q (want update, check, diff, accept or reject)", args[0])
+				return cmdutil.UsageErr("unknown golden subcommand %q (want update, check, diff, accept or reject)", args[0])
 			}
-			return usageErr("golden needs a subcommand: update, check, diff, accept or reject")
+			return cmdutil.UsageErr("golden needs a subcommand: update, check, diff, accept or reject")
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
@@ -86,17 +90,17 @@ func addCommonFlags(c *cobra.Command, o *goldenOptions) {
 	f.StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
 	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
 	f.StringVar(&o.out, "out", "", "keep goldens (and re-recorded log copies) under `DIR`, mirroring the logs' relative paths")
-	addPathFilterFlags(f, &o.filter)
+	cmdutil.AddPathFilterFlags(f, &o.filter)
 }
 
 func needPaths(name string) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if len(args) == 0 {
-			return usageErr("golden %s needs at least one PATH (a log or a directory)", name)
+			return cmdutil.UsageErr("golden %s needs at least one PATH (a log or a directory)", name)
 		}
 		for _, a := range args {
 			if a == "-" {
-				return usageErr("golden %s works on files: stdin (-) cannot be re-recorded", name)
+				return cmdutil.UsageErr("golden %s works on files: stdin (-) cannot be re-recorded", name)
 			}
 		}
 		return nil
@@ -171,20 +175,20 @@ func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*golde
 	g := &goldenRun{o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
 	var err error
 	if g.cwd, err = os.Getwd(); err != nil {
-		return nil, &ExitError{Code: ExitCannot, Err: err}
+		return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 	}
 	if o.out != "" {
 		if o.out, err = filepath.Abs(o.out); err != nil {
-			return nil, usageErr("--out: %v", err)
+			return nil, cmdutil.UsageErr("--out: %v", err)
 		}
 	}
 	if needRegistry {
 		cfg, err := projector.LoadConfig(o.config)
 		if err != nil {
-			return nil, usageErr("--config: %v", err)
+			return nil, cmdutil.UsageErr("--config: %v", err)
 		}
 		if g.reg, err = builtin.Registry(cfg); err != nil {
-			return nil, &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+			return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
 		}
 		g.eng = replay.NewEngine(g.reg, replay.Options{})
 	}
@@ -194,7 +198,7 @@ func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*golde
 // refuseInCI is the safety net: a CI job must never write goldens.
 func refuseInCI(o *goldenOptions, what string) error {
 	if os.Getenv("CI") != "" && !o.force {
-		return usageErr("refusing to %s: CI is set (CI jobs run `dsh-replay golden check`; pass --force to write anyway)", what)
+		return cmdutil.UsageErr("refusing to %s: CI is set (CI jobs run `dsh-replay golden check`; pass --force to write anyway)", what)
 	}
 	return nil
 }
@@ -418,7 +422,7 @@ const (
 
 func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 	if o.review && o.noReview {
-		return usageErr("--review and --no-review cannot be combined")
+		return cmdutil.UsageErr("--review and --no-review cannot be combined")
 	}
 	m := modeWrite
 	switch {
@@ -427,7 +431,7 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 	case o.review:
 		m = modeReview
 	case o.noReview:
-	case stdoutTerminal(c.OutOrStdout()).isTTY:
+	case show.IsTerminal(c.OutOrStdout()):
 		m = modeReview
 	}
 	if m != modeDry {
@@ -439,7 +443,7 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	code := ExitOK
+	code := cmdutil.ExitOK
 	worse := func(c int) {
 		if c > code {
 			code = c
@@ -450,13 +454,13 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 		p := g.plan(path)
 		if p.readErr != nil {
 			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
-			worse(ExitCannot)
+			worse(cmdutil.ExitCannot)
 			continue
 		}
 		for _, pr := range p.problems {
-			fmt.Fprintf(g.stderr, "dsh-replay: %s: call %s (%s): %s\n", where(path, pr.line), pr.callID, pr.tool, pr.msg)
+			fmt.Fprintf(g.stderr, "dsh-replay: %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
 			if pr.fail {
-				worse(ExitDivergence)
+				worse(cmdutil.ExitDivergence)
 			}
 		}
 		changed := false
@@ -467,7 +471,7 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 				if m != modeDry && fileExists(pend) {
 					if err := os.Remove(pend); err != nil {
 						fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-						worse(ExitCannot)
+						worse(cmdutil.ExitCannot)
 					}
 				}
 				continue
@@ -480,19 +484,19 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 			case modeReview:
 				if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
 					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", pend, err)
-					worse(ExitCannot)
+					worse(cmdutil.ExitCannot)
 					continue
 				}
 				fmt.Fprintf(g.stdout, "pending %s%s\n", pend, desc)
 			default:
 				if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 					fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-					worse(ExitCannot)
+					worse(cmdutil.ExitCannot)
 					continue
 				}
 				if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
 					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", f.path, err)
-					worse(ExitCannot)
+					worse(cmdutil.ExitCannot)
 					continue
 				}
 				if fileExists(pend) {
@@ -519,7 +523,7 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 		case o.prune && m != modeDry:
 			if err := os.Remove(s); err != nil {
 				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-				worse(ExitCannot)
+				worse(cmdutil.ExitCannot)
 			} else {
 				fmt.Fprintf(g.stdout, "deleted stale golden %s\n", s)
 			}
@@ -532,15 +536,15 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 	if m == modeReview {
 		n = pending
 	}
-	fmt.Fprintf(g.stdout, "golden: %d %s, %d %s, %d unchanged\n", len(paths), plural(len(paths), "log", "logs"), n, word, unchanged)
+	fmt.Fprintf(g.stdout, "golden: %d %s, %d %s, %d unchanged\n", len(paths), cmdutil.Plural(len(paths), "log", "logs"), n, word, unchanged)
 	if m == modeReview && pending > 0 {
 		fmt.Fprintf(g.stdout, "review with: %s\n", g.command("diff", args))
 	}
 	if !complete {
 		fmt.Fprintln(g.stdout, "stale goldens not looked for: only directories are complete runs")
 	}
-	if code != ExitOK {
-		return &ExitError{Code: code}
+	if code != cmdutil.ExitOK {
+		return &cmdutil.ExitError{Code: code}
 	}
 	return nil
 }
@@ -571,7 +575,7 @@ func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
 			}
 			parts = append(parts, fmt.Sprintf("%s %s", ch.callID, ch.what()))
 		}
-		return fmt.Sprintf(": %d %s re-recorded (%s)", len(p.changes), plural(len(p.changes), "call", "calls"), strings.Join(parts, "; "))
+		return fmt.Sprintf(": %d %s re-recorded (%s)", len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"), strings.Join(parts, "; "))
 	case !f.exists:
 		return " (new)"
 	case f.cards != nil && parseHeader(f.kind, f.have).format != goldenFormat:
@@ -583,7 +587,7 @@ func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
 // goldenPaths expands the arguments into logs; a values sidecar named
 // explicitly (a shell glob catches them) is not a log.
 func goldenPaths(args []string, filter logformat.PathFilter, stderr io.Writer) ([]string, error) {
-	paths, err := expandLogs(args, filter, stderr)
+	paths, err := cmdutil.ExpandLogs(args, filter, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -707,20 +711,20 @@ func goldenRunOver(c *cobra.Command, o *goldenOptions, args []string) (*goldenRu
 		return nil, nil, err
 	}
 	if err := checkCollisions(paths); err != nil {
-		return nil, nil, &ExitError{Code: ExitCannot, Err: err}
+		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 	}
 	return g, paths, nil
 }
 
 func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	if o.maxLines < 0 {
-		return usageErr("--max-lines must be >= 0")
+		return cmdutil.UsageErr("--max-lines must be >= 0")
 	}
 	g, paths, err := goldenRunOver(c, o, args)
 	if err != nil {
 		return err
 	}
-	code := ExitOK
+	code := cmdutil.ExitOK
 	worse := func(c int) {
 		if c > code {
 			code = c
@@ -732,15 +736,15 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 		p := g.plan(path)
 		if p.readErr != nil {
 			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
-			worse(ExitCannot)
+			worse(cmdutil.ExitCannot)
 			continue
 		}
 		bad := false
 		for _, pr := range p.problems {
 			if pr.fail {
 				// update cannot fix these: the value or the projector must change.
-				fmt.Fprintf(out, "FAIL %s: call %s (%s): %s\n", where(path, pr.line), pr.callID, pr.tool, pr.msg)
-				worse(ExitDivergence)
+				fmt.Fprintf(out, "FAIL %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
+				worse(cmdutil.ExitDivergence)
 			}
 		}
 		for _, f := range p.files {
@@ -750,7 +754,7 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 			bad = true
 			switch {
 			case f.kind == kindLog:
-				fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", f.path, len(p.changes), plural(len(p.changes), "call", "calls"))
+				fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", f.path, len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
 				for i := range p.changes {
 					g.writeCallChange(out, path, &p.changes[i])
 				}
@@ -772,7 +776,7 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 		}
 		if bad {
 			drifted = append(drifted, path)
-			worse(ExitDivergence)
+			worse(cmdutil.ExitDivergence)
 		}
 	}
 	// Pending and temporary files left behind, then stale goldens.
@@ -783,12 +787,12 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 		} else {
 			fmt.Fprintf(out, "PENDING %s: review it (%s), then accept or reject it\n", l, g.command("diff", nil))
 		}
-		worse(ExitDivergence)
+		worse(cmdutil.ExitDivergence)
 	}
 	stale, complete := g.staleGoldens(args, paths)
 	for _, s := range stale {
 		fmt.Fprintf(out, "STALE %s: its log is gone\n", s)
-		worse(ExitDivergence)
+		worse(cmdutil.ExitDivergence)
 	}
 	if len(drifted) > 0 {
 		regen := drifted
@@ -804,15 +808,15 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 		fmt.Fprintf(out, "to settle pending files: %s  (or %s)\n", g.command("accept", nil), g.command("reject", nil))
 	}
 	status := "ok"
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		status = "FAILED"
 	}
-	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d stale, %d pending\n", status, len(paths), plural(len(paths), "log", "logs"), len(drifted), len(stale), len(left))
+	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d stale, %d pending\n", status, len(paths), cmdutil.Plural(len(paths), "log", "logs"), len(drifted), len(stale), len(left))
 	if !complete {
 		fmt.Fprintln(out, "stale goldens not looked for under file arguments: only directories are complete runs")
 	}
-	if code != ExitOK {
-		return &ExitError{Code: code}
+	if code != cmdutil.ExitOK {
+		return &cmdutil.ExitError{Code: code}
 	}
 	return nil
 }

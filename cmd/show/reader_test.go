@@ -1,4 +1,4 @@
-package cmd
+package show
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 // the rendering side can be tested on its own.
 func useReader(t *testing.T) {
 	t.Helper()
-	_, err := logformat.ReadCalls("../testdata/show/fs.jsonl", logformat.Options{}, func(*logformat.Call) error { return nil })
+	_, err := logformat.ReadCalls("../../testdata/show/fs.jsonl", logformat.Options{}, func(*logformat.Call) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "not implemented") {
 		return
 	}

@@ -1,10 +1,13 @@
-package cmd
+// Package show is `dsh-replay show`: every recorded call drawn as its card
+// (or as NDJSON views), and the renderer the card goldens are made with.
+package show
 
 import (
 	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"os"
 	"os/exec"
@@ -22,8 +25,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 )
-
-func init() { register(newShowCmd) }
 
 // readCalls is the log reader (a variable so tests can stand in for it).
 var readCalls = logformat.ReadCalls
@@ -44,7 +45,8 @@ type showOptions struct {
 	filter  logformat.PathFilter
 }
 
-func newShowCmd() *cobra.Command {
+// NewCmd is `dsh-replay show`.
+func NewCmd() *cobra.Command {
 	o := &showOptions{}
 	c := &cobra.Command{
 		Use:   "show PATH...",
@@ -94,7 +96,7 @@ be read.`,
 	f.IntVar(&o.width, "width", 0, "wrap at `N` columns (default: the terminal's width, else $COLUMNS, else 100)")
 	f.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
-	addPathFilterFlags(f, &o.filter)
+	cmdutil.AddPathFilterFlags(f, &o.filter)
 	return c
 }
 
@@ -103,6 +105,9 @@ type terminal struct {
 	isTTY         bool
 	width, height int
 }
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool { return stdoutTerminal(w).isTTY }
 
 func stdoutTerminal(w io.Writer) terminal {
 	f, ok := w.(interface{ Fd() uintptr })
@@ -120,10 +125,10 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	switch o.color {
 	case "auto", "always", "never":
 	default:
-		return usageErr("--color must be auto, always or never, not %q", o.color)
+		return cmdutil.UsageErr("--color must be auto, always or never, not %q", o.color)
 	}
 	if c.Flags().Changed("width") && o.width < cards.MinWidth {
-		return usageErr("--width must be at least %d", cards.MinWidth)
+		return cmdutil.UsageErr("--width must be at least %d", cards.MinWidth)
 	}
 	modes := 0
 	for _, b := range []bool{o.raw, o.compact, o.json} {
@@ -132,18 +137,18 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		}
 	}
 	if modes > 1 {
-		return usageErr("--raw, --compact and --json cannot be combined")
+		return cmdutil.UsageErr("--raw, --compact and --json cannot be combined")
 	}
 	cfg, err := projector.LoadConfig(o.config)
 	if err != nil {
-		return usageErr("--config: %v", err)
+		return cmdutil.UsageErr("--config: %v", err)
 	}
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
-		return &ExitError{Code: ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
 	}
 	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
-	paths, err := expandLogs(args, o.filter, stderr)
+	paths, err := cmdutil.ExpandLogs(args, o.filter, stderr)
 	if err != nil {
 		return err
 	}
@@ -174,11 +179,11 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	for _, path := range paths {
 		s.startLog(path)
 		sum, err := readCalls(path, logformat.Options{}, s.call)
-		warnNotices(stderr, sum)
+		cmdutil.WarnNotices(stderr, sum)
 		if err != nil {
 			var we *writeError
 			if errors.As(err, &we) {
-				return &ExitError{Code: ExitCannot, Err: we.err}
+				return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: we.err}
 			}
 			fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
 			failed = true
@@ -186,12 +191,12 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	}
 	if o.callID != "" && !s.idFound && !failed {
 		bw.Flush()
-		return usageErr("no call %q in %s%s", o.callID, strings.Join(paths, ", "), nearestText(o.callID, s.ids))
+		return cmdutil.UsageErr("no call %q in %s%s", o.callID, strings.Join(paths, ", "), nearestText(o.callID, s.ids))
 	}
 	s.finish()
 	s.warnDeclined(stderr)
 	if err := bw.Flush(); err != nil {
-		return &ExitError{Code: ExitCannot, Err: err}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 	}
 	if page {
 		if lines := bytes.Count(buf.Bytes(), []byte{'\n'}); lines >= tty.height {
@@ -200,11 +205,11 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			}
 		}
 		if _, err := stdout.Write(buf.Bytes()); err != nil {
-			return &ExitError{Code: ExitCannot, Err: err}
+			return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 		}
 	}
 	if failed {
-		return &ExitError{Code: ExitCannot}
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot}
 	}
 	return nil
 }
@@ -234,13 +239,6 @@ func useColor(mode string, tty bool) bool {
 		return false
 	}
 	return tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-}
-
-func where(file string, line int) string {
-	if line > 0 {
-		return file + ":" + strconv.Itoa(line)
-	}
-	return file
 }
 
 // runPager pipes the output through $PAGER (default "less -R").
@@ -311,7 +309,7 @@ func (s *shower) noteDeclined(c *logformat.Call, why string) {
 		if s.declined == nil {
 			s.declined = map[string]*declinedCalls{}
 		}
-		d = &declinedCalls{tool: c.Name, why: why, hint: hint, first: where(c.File, c.Line), callID: c.CallID}
+		d = &declinedCalls{tool: c.Name, why: why, hint: hint, first: cmdutil.Where(c.File, c.Line), callID: c.CallID}
 		s.declined[key] = d
 		s.declineOrder = append(s.declineOrder, key)
 	}
@@ -327,7 +325,7 @@ func (s *shower) warnDeclined(stderr io.Writer) {
 		if d.n > 1 {
 			more = fmt.Sprintf(" (and %d more %s calls)", d.n-1, d.tool)
 		}
-		warn(stderr, d.first, "presenter-declined", fmt.Sprintf("the %s presenters declined the recorded arguments of call %s%s (%s): generic card, as upstream draws it%s", d.tool, d.callID, more, d.why, d.hint))
+		cmdutil.Warn(stderr, d.first, "presenter-declined", fmt.Sprintf("the %s presenters declined the recorded arguments of call %s%s (%s): generic card, as upstream draws it%s", d.tool, d.callID, more, d.why, d.hint))
 	}
 }
 
@@ -335,7 +333,7 @@ func (s *shower) finish() {
 	if s.o.json {
 		return
 	}
-	text := fmt.Sprintf("%d %s shown", s.shown, plural(s.shown, "call", "calls"))
+	text := fmt.Sprintf("%d %s shown", s.shown, cmdutil.Plural(s.shown, "call", "calls"))
 	if s.failed > 0 {
 		text += fmt.Sprintf(" · %d failed", s.failed)
 	}
@@ -353,13 +351,6 @@ func (s *shower) finish() {
 		text = s.opts.Styles.Dim.Render(text)
 	}
 	fmt.Fprintln(s.w, text)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // views are the presenters' outputs for one call.
@@ -481,7 +472,7 @@ func (s *shower) entry(c *logformat.Call, withSubs bool) *cards.Entry {
 	e := &cards.Entry{
 		Tool:          c.Name,
 		CallID:        c.CallID,
-		Location:      where(c.File, c.Line),
+		Location:      cmdutil.Where(c.File, c.Line),
 		Args:          c.Arguments,
 		RawArgs:       c.RawArguments,
 		CallView:      cards.DecodeCallView(v.call),
@@ -558,7 +549,7 @@ func nearestText(id string, ids []string) string {
 			continue
 		}
 		seen[x] = true
-		d := editDistance(id, x)
+		d := cmdutil.EditDistance(id, x)
 		if strings.Contains(x, id) || strings.Contains(id, x) {
 			d = min(d, max(len(x), len(id))-min(len(x), len(id)))
 		}
@@ -570,4 +561,39 @@ func nearestText(id string, ids []string) string {
 		names = append(names, cs[i].id)
 	}
 	return "; nearest: " + strings.Join(names, ", ")
+}
+
+// Bodies renders a log (its bytes are data, name its provenance) as show
+// does without colour at width: the card text and the NDJSON views, in one
+// pass over the log. The card goldens are made with it.
+func Bodies(reg *projector.Registry, name string, data []byte, width int) (text, ndjson []byte, err error) {
+	var tb, jb bytes.Buffer
+	tw, jw := bufio.NewWriter(&tb), bufio.NewWriter(&jb)
+	show := func(w *bufio.Writer, json bool) *shower {
+		return &shower{
+			o:    &showOptions{turn: -1, json: json},
+			reg:  reg,
+			w:    w,
+			opts: cards.Options{Width: width, Styles: cards.Plain()},
+		}
+	}
+	ts, js := show(tw, false), show(jw, true)
+	_, err = logformat.ReadCallsFrom(name, bytes.NewReader(data), logformat.Options{NoViewPrepass: true}, func(c *logformat.Call) error {
+		if err := ts.call(c); err != nil {
+			return err
+		}
+		return js.call(c)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ts.finish()
+	js.finish()
+	if err := tw.Flush(); err != nil {
+		return nil, nil, err
+	}
+	if err := jw.Flush(); err != nil {
+		return nil, nil, err
+	}
+	return tb.Bytes(), jb.Bytes(), nil
 }

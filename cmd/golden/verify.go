@@ -1,4 +1,4 @@
-package cmd
+package golden
 
 import (
 	"fmt"
@@ -11,14 +11,14 @@ import (
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
-// verifyCardGoldens is `verify --golden DIR`: the card goldens of every
+// VerifyCardGoldens is `verify --golden DIR`: the card goldens of every
 // verified log, kept under DIR mirroring the logs' relative paths (DIR "."
 // keeps them next to the logs), are compared with what show draws for the
 // log as it is. A card golden that differs or is missing, and a pending
 // .new file left behind, is a card-mismatch failure reported through the
 // same sinks, one block per golden, each naming the command that
 // regenerates it. verify writes nothing.
-func verifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, config string, noSidecar bool, paths []string) {
+func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, config string, noSidecar bool, paths []string) {
 	g := &goldenRun{o: &goldenOptions{out: dir, config: config, noSidecar: noSidecar}}
 	g.cwd, _ = os.Getwd()
 	if abs, err := filepath.Abs(dir); err == nil {

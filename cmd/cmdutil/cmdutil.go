@@ -1,0 +1,201 @@
+// Package cmdutil is what the commands share: exit codes and the errors
+// that carry them, running a command tree with panics contained, the
+// --include/--exclude expansion of log arguments, the one warning format
+// for reader notices, and small text helpers.
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dsh-replay/dsh-replay/logformat"
+)
+
+// Exit codes of DESIGN.md §3.
+const (
+	ExitOK         = 0
+	ExitDivergence = 1
+	ExitUsage      = 2
+	ExitCannot     = 3
+)
+
+// Version is set at build time with -ldflags "-X .../cmd/cmdutil.Version=...".
+var Version = ""
+
+// VersionString is Version, else the module version, else "dev".
+func VersionString() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// ExitError carries an exit code through cobra.
+type ExitError struct {
+	Code int
+	Err  error // nil: the command already printed what it had to say
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// UsageErr marks a usage error (exit 2).
+func UsageErr(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Cannot marks a failure to do the work (exit 3).
+func Cannot(err error) error { return &ExitError{Code: ExitCannot, Err: err} }
+
+// Execute runs a command tree with explicit streams and maps the outcome to
+// an exit code; no panic escapes it.
+func Execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "dsh-replay: internal error (this is a bug, please report it): %v\n%s", r, debug.Stack())
+			code = ExitCannot
+		}
+	}()
+	root.SilenceUsage, root.SilenceErrors = true, true
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &ExitError{Code: ExitUsage, Err: err}
+	})
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintf(stderr, "dsh-replay: %v\n", ee.Err)
+		}
+		return ee.Code
+	}
+	// cobra's own errors (unknown command, bad args) are usage errors.
+	fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+	return ExitUsage
+}
+
+// RunCommands runs args against a bare root holding cmds (for the
+// commands' own tests).
+func RunCommands(args []string, stdin io.Reader, stdout, stderr io.Writer, cmds ...*cobra.Command) int {
+	root := &cobra.Command{Use: "dsh-replay"}
+	root.AddCommand(cmds...)
+	return Execute(root, args, stdin, stdout, stderr)
+}
+
+// Plural picks the word for n.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Where is "file:line", or the file alone when line is 0.
+func Where(file string, line int) string {
+	if line > 0 {
+		return file + ":" + strconv.Itoa(line)
+	}
+	return file
+}
+
+// AddPathFilterFlags adds --include and --exclude (every command that walks
+// directories has them).
+func AddPathFilterFlags(f *pflag.FlagSet, pf *logformat.PathFilter) {
+	f.StringArrayVar(&pf.Include, "include", nil, "in directories, only files whose path relative to the directory matches `GLOB` (** for any depth; a glob without / matches the base name); repeatable")
+	f.StringArrayVar(&pf.Exclude, "exclude", nil, "in directories, skip files whose relative path matches `GLOB`; repeatable")
+}
+
+// ExpandInputs expands the arguments (exit 2 on a bad glob, 3 on a missing
+// path or an empty directory).
+func ExpandInputs(args []string, pf logformat.PathFilter) (logformat.Inputs, error) {
+	if err := pf.Check(); err != nil {
+		return logformat.Inputs{}, UsageErr("--include/--exclude: %v", err)
+	}
+	in, err := logformat.Expand(args, pf)
+	if err != nil {
+		return in, Cannot(err)
+	}
+	return in, nil
+}
+
+// ExpandLogs is ExpandInputs for commands that only read logs: a file found
+// in a directory that is not a session log is dropped with a warning.
+func ExpandLogs(args []string, pf logformat.PathFilter, stderr io.Writer) ([]string, error) {
+	in, err := ExpandInputs(args, pf)
+	if err != nil {
+		return nil, err
+	}
+	out := in.Paths[:0:0]
+	for _, p := range in.Paths {
+		if in.Walked[p] {
+			var e *logformat.Error
+			if err := logformat.Classify(p); logformat.IsNotASessionLog(err) && errors.As(err, &e) {
+				Warn(stderr, Where(e.File, e.Line), logformat.NotASessionLog, e.Msg+" (skipped)")
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Warn prints a reader notice or a skipped file in the one format every
+// command uses: "dsh-replay: warning: FILE:LINE: KIND: MESSAGE".
+func Warn(w io.Writer, loc, kind, msg string) {
+	fmt.Fprintf(w, "dsh-replay: warning: %s: %s: %s\n", loc, kind, msg)
+}
+
+// WarnNotices prints a summary's notices with Warn.
+func WarnNotices(w io.Writer, sum *logformat.Summary) {
+	if sum == nil {
+		return
+	}
+	for _, n := range sum.Notices {
+		Warn(w, Where(n.File, n.Line), n.Kind, n.Msg)
+	}
+	if sum.NoticesDropped > 0 {
+		Warn(w, sum.File, "notices", strconv.Itoa(sum.NoticesDropped)+" more notices not shown")
+	}
+}
+
+// EditDistance is the Levenshtein distance in runes.
+func EditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,179 @@
+package cmd
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// Tests of golden that need verify (which lives in this package).
+
+func goldenCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// copyTree copies a directory of test data into a fresh temporary directory.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func snapshot(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			m[rel], _ = os.ReadFile(p)
+		}
+		return nil
+	})
+	return m
+}
+
+func goldenData(elem ...string) string {
+	return filepath.Join(append([]string{"..", "testdata", "golden"}, elem...)...)
+}
+
+func mustContain(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
+// strip blanks a log line's content and drops its meta, so lines compare
+// equal when only the re-recorded fields differ.
+func strip(t *testing.T, line []byte) string {
+	t.Helper()
+	v, err := jsonv.Parse(line)
+	if err != nil {
+		t.Fatalf("line does not parse: %v", err)
+	}
+	var ms []jsonv.Member
+	for _, m := range v.Members() {
+		if m.Key == "data" {
+			var dm []jsonv.Member
+			for _, d := range m.Value.Members() {
+				switch d.Key {
+				case "meta":
+					continue
+				case "content":
+					d.Value = jsonv.NullValue()
+				case "message":
+					msg := d.Value
+					blk := msg.Get("content").At(0).With("content", jsonv.NullValue())
+					d.Value = msg.With("content", jsonv.Arr(blk))
+				}
+				dm = append(dm, d)
+			}
+			m.Value = jsonv.Obj(dm...)
+		}
+		ms = append(ms, m)
+	}
+	return jsonv.Encode(jsonv.Obj(ms...))
+}
+
+// TestGoldenMutatedLogsRoundTrip: every mutated log that update can fix is
+// fixed so that check (and verify) pass, with no byte outside the
+// re-recorded fields changed.
+func TestGoldenMutatedLogsRoundTrip(t *testing.T) {
+	src := filepath.Join("..", "testdata", "verify", "mutated")
+	dir := t.TempDir()
+	var logs []string
+	for _, name := range []string{"content-byte", "content-replaced", "crlf-only", "meta-absent", "meta-key-added",
+		"meta-key-removed", "meta-null", "spill-preview", "spill-preview-tampered", "subcall-meta",
+		"trailing-newline", "whitespace-only", "sidecar-mismatch", "sidecar"} {
+		for _, ext := range []string{".jsonl", ".values.jsonl"} {
+			if b, err := os.ReadFile(filepath.Join(src, name+ext)); err == nil {
+				os.WriteFile(filepath.Join(dir, name+ext), b, 0o644)
+			}
+		}
+		logs = append(logs, filepath.Join(dir, name+".jsonl"))
+	}
+	before := snapshot(t, dir)
+	if out, errOut, code := goldenCLI(t, "golden", "update", dir); code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", dir); code != cmdutil.ExitOK {
+		t.Errorf("check: exit %d\n%s", code, out)
+	}
+	var vout, verr bytes.Buffer
+	if code := Run(append([]string{"verify"}, logs...), nil, &vout, &verr); code != cmdutil.ExitOK {
+		t.Errorf("verify after update: exit %d\n%s", code, vout.String())
+	}
+	after := snapshot(t, dir)
+	for _, l := range logs {
+		k := filepath.Base(l)
+		old, new := bytes.SplitAfter(before[k], []byte{'\n'}), bytes.SplitAfter(after[k], []byte{'\n'})
+		if len(old) != len(new) {
+			t.Fatalf("%s: line count changed", k)
+		}
+		for i := range old {
+			if !bytes.Equal(old[i], new[i]) && strip(t, old[i]) != strip(t, new[i]) {
+				t.Errorf("%s:%d: bytes outside content/meta changed", k, i+1)
+			}
+		}
+	}
+}
+
+func TestVerifyGolden(t *testing.T) {
+	dir := copyTree(t, goldenData("accepted"))
+	// "." keeps the goldens next to the logs.
+	out, errOut, code := goldenCLI(t, "verify", "--golden", ".", dir)
+	if code != cmdutil.ExitOK {
+		t.Fatalf("verify --golden . on the accepted goldens: exit %d\n%s%s", code, out, errOut)
+	}
+	// A mirror root, as update --out writes it.
+	root := filepath.Join(t.TempDir(), "goldens")
+	if _, _, code := goldenCLI(t, "golden", "update", "--out", root, dir); code != cmdutil.ExitOK {
+		t.Fatalf("update --out: exit %d", code)
+	}
+	out, errOut, code = goldenCLI(t, "verify", "--golden", root, dir)
+	if code != cmdutil.ExitOK {
+		t.Fatalf("verify --golden on fresh goldens: exit %d\n%s%s", code, out, errOut)
+	}
+	mirror := filepath.Join(root, strings.TrimLeft(dir, "/"))
+	os.Remove(filepath.Join(mirror, "legacy.cards.txt"))
+	p := filepath.Join(mirror, "session.cards.ndjson")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(b, []byte(`"Edit a.txt"`), []byte(`"Edit b.txt"`), 1), 0o644)
+	os.WriteFile(filepath.Join(mirror, "frames.cards.txt.new"), []byte("x"), 0o644)
+	out, _, code = goldenCLI(t, "verify", "--golden", root, dir)
+	if code != cmdutil.ExitDivergence {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	mustContain(t, "verify --golden", out, "card-mismatch", "no card golden for this log",
+		"the cards differ from the golden (regenerate: dsh-replay golden update --out "+root+" "+filepath.Join(dir, "session.jsonl")+")",
+		"a pending golden is left behind", "3 logs")
+}
