@@ -42,6 +42,8 @@ type goldenOptions struct {
 	prune     bool
 	maxLines  int
 
+	unreferenced string
+
 	// review filters
 	logs, tools, calls []string
 	filter             logformat.PathFilter
@@ -63,25 +65,35 @@ func NewCmd() *cobra.Command {
   check PATH...    compare without writing: exit 1 on drift, on stale card
                    goldens (their log is gone) and on pending .new files.
   diff [PATH...]   show the pending changes.
-  accept [PATH...] move pending .new files into place.
-  reject [PATH...] delete pending .new files.
+  review [PATH...] decide pending changes one call at a time: interactive on
+                   a terminal; elsewhere each diff and the commands that
+                   decide it (exit 1 while anything is pending).
+  accept [PATH...] move pending .new files into place (with --call or --tool:
+                   only those calls' changes).
+  reject [PATH...] delete pending .new files (with --call or --tool: only
+                   those calls' changes).
+  pending [PATH...] list the pending items (--json: one object each).
 
-A log and its two card goldens are reviewed together: --log, --tool and --call
-pick the logs whose pending changes match (diff shows only the matching calls).
+Without --call or --tool a log and its two card goldens are decided together;
+with them, each call is decided on its own (its re-recorded content and meta,
+its card and its views), and every file is written atomically as it is made.
 
-Writing refuses to run when CI is set unless --force. Exit codes: 0 ok,
+DSH_REPLAY_UPDATE=no|new|always sets how update writes when no flag does
+(no: write nothing, as --dry-run; new: pending .new files, as --review;
+always: in place, as --no-review). When CI is set nothing is written unless
+--force says so. Exit codes: 0 ok,
 1 drift (check) or calls that could not be re-recorded (update), 2 usage
 error, 3 a log could not be read or a file could not be written.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return cmdutil.UsageErr("unknown golden subcommand %q (want update, check, diff, accept or reject)", args[0])
+				return cmdutil.UsageErr("unknown golden subcommand %q (want update, check, diff, review, accept, reject or pending)", args[0])
 			}
-			return cmdutil.UsageErr("golden needs a subcommand: update, check, diff, accept or reject")
+			return cmdutil.UsageErr("golden needs a subcommand: update, check, diff, review, accept, reject or pending")
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
 	c.AddCommand(newGoldenUpdateCmd(), newGoldenCheckCmd(), newGoldenDiffCmd(),
-		newGoldenReviewCmd("accept"), newGoldenReviewCmd("reject"))
+		newGoldenReviewCmd("accept"), newGoldenReviewCmd("reject"), newPendingCmd(), newReviewCmd())
 	return c
 }
 
@@ -159,6 +171,7 @@ are all drift (exit 1). Every failure prints the command that regenerates.`,
 	}
 	addCommonFlags(c, o)
 	c.Flags().IntVar(&o.maxLines, "max-lines", replay.DiffLimit, "cap each diff at `N` lines (0: no diffs)")
+	c.Flags().StringVar(&o.unreferenced, "unreferenced", "warn", "card goldens whose log is gone, and cards of calls gone from their log: warn, fail or delete (not when CI is set)")
 	return c
 }
 
@@ -169,6 +182,7 @@ type goldenRun struct {
 	eng            *replay.Engine
 	stdout, stderr io.Writer
 	cwd            string
+	states         map[*pendingUnit]*unitState // per-call work, by unit
 }
 
 func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*goldenRun, error) {
@@ -425,12 +439,21 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 		return cmdutil.UsageErr("--review and --no-review cannot be combined")
 	}
 	m := modeWrite
+	env, err := updatePolicy()
+	if err != nil {
+		return err
+	}
 	switch {
 	case o.dryRun:
 		m = modeDry
 	case o.review:
 		m = modeReview
 	case o.noReview:
+	case env == "no":
+		m = modeDry
+	case env == "new":
+		m = modeReview
+	case env == "always":
 	case show.IsTerminal(c.OutOrStdout()):
 		m = modeReview
 	}
@@ -547,6 +570,20 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 		return &cmdutil.ExitError{Code: code}
 	}
 	return nil
+}
+
+// UpdateEnv names the environment variable of the update policy, as
+// insta's INSTA_UPDATE: no (write nothing), new (pending .new files),
+// always (in place). Flags win over it.
+const UpdateEnv = "DSH_REPLAY_UPDATE"
+
+func updatePolicy() (string, error) {
+	switch v := os.Getenv(UpdateEnv); v {
+	case "", "no", "new", "always":
+		return v, nil
+	default:
+		return "", cmdutil.UsageErr("%s=%q: want no, new or always", UpdateEnv, v)
+	}
 }
 
 func verb(f *goldenFile) string {
@@ -720,6 +757,15 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	if o.maxLines < 0 {
 		return cmdutil.UsageErr("--max-lines must be >= 0")
 	}
+	switch o.unreferenced {
+	case "warn", "fail":
+	case "delete":
+		if os.Getenv("CI") != "" {
+			return cmdutil.UsageErr("--unreferenced=delete: refusing to delete goldens when CI is set (run it locally)")
+		}
+	default:
+		return cmdutil.UsageErr("--unreferenced must be warn, fail or delete, not %q", o.unreferenced)
+	}
 	g, paths, err := goldenRunOver(c, o, args)
 	if err != nil {
 		return err
@@ -730,6 +776,25 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 			code = c
 		}
 	}
+	unref := 0
+	// unreferenced applies the policy to one golden (or its calls' cards).
+	unreferenced := func(what string, del func() error) {
+		unref++
+		switch o.unreferenced {
+		case "delete":
+			if err := del(); err != nil {
+				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
+				worse(cmdutil.ExitCannot)
+				return
+			}
+			fmt.Fprintf(g.stdout, "DELETED %s\n", what)
+		case "fail":
+			fmt.Fprintf(g.stdout, "UNREFERENCED %s\n", what)
+			worse(cmdutil.ExitDivergence)
+		default:
+			fmt.Fprintf(g.stdout, "UNREFERENCED %s (warning; --unreferenced=fail makes it fail, =delete removes it)\n", what)
+		}
+	}
 	var drifted []string
 	out := g.stdout
 	for _, path := range paths {
@@ -738,6 +803,44 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
 			worse(cmdutil.ExitCannot)
 			continue
+		}
+		for _, f := range p.files {
+			if f.cards == nil || !f.exists {
+				continue
+			}
+			have, want := parseSegs(f.kind, f.have, true), parseSegs(f.kind, f.want, true)
+			if !have.ok || !want.ok {
+				continue
+			}
+			var gone []string
+			for _, k := range have.keys {
+				if !has(want, k) {
+					gone = append(gone, k)
+				}
+			}
+			if len(gone) == 0 {
+				continue
+			}
+			f := f
+			unreferenced(fmt.Sprintf("%s: the cards of %s %s, gone from the log", f.path, cmdutil.Plural(len(gone), "call", "calls"), strings.Join(gone, ", ")), func() error {
+				kept := have
+				kept.keys = nil
+				for _, k := range have.keys {
+					if has(want, k) {
+						kept.keys = append(kept.keys, k)
+					}
+				}
+				data := kept.bytes()
+				if sameSegs(kept, want) {
+					data = f.want
+				}
+				if err := logformat.WriteFileAtomic(f.path, data, 0o644); err != nil {
+					return err
+				}
+				f.have = data
+				f.same = f.cards.matches(data)
+				return nil
+			})
 		}
 		bad := false
 		for _, pr := range p.problems {
@@ -791,8 +894,8 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	}
 	stale, complete := g.staleGoldens(args, paths)
 	for _, s := range stale {
-		fmt.Fprintf(out, "STALE %s: its log is gone\n", s)
-		worse(cmdutil.ExitDivergence)
+		s := s
+		unreferenced(s+": its log is gone", func() error { return os.Remove(s) })
 	}
 	if len(drifted) > 0 {
 		regen := drifted
@@ -801,8 +904,8 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 		}
 		fmt.Fprintf(out, "to regenerate: %s\n", g.command("update", regen))
 	}
-	if len(stale) > 0 {
-		fmt.Fprintf(out, "to delete stale goldens: %s\n", g.command("update", args, "--prune"))
+	if len(stale) > 0 && o.unreferenced != "delete" {
+		fmt.Fprintf(out, "to delete unreferenced goldens: %s\n", g.command("check", args, "--unreferenced=delete"))
 	}
 	if len(left) > 0 {
 		fmt.Fprintf(out, "to settle pending files: %s  (or %s)\n", g.command("accept", nil), g.command("reject", nil))
@@ -811,7 +914,7 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	if code != cmdutil.ExitOK {
 		status = "FAILED"
 	}
-	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d stale, %d pending\n", status, len(paths), cmdutil.Plural(len(paths), "log", "logs"), len(drifted), len(stale), len(left))
+	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d unreferenced, %d pending\n", status, len(paths), cmdutil.Plural(len(paths), "log", "logs"), len(drifted), unref, len(left))
 	if !complete {
 		fmt.Fprintln(out, "stale goldens not looked for under file arguments: only directories are complete runs")
 	}

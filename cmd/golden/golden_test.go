@@ -167,7 +167,7 @@ func TestGoldenCheckAccepted(t *testing.T) {
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	mustContain(t, "check", out, "golden check: ok: 3 logs, 0 drifted, 0 stale, 0 pending")
+	mustContain(t, "check", out, "golden check: ok: 3 logs, 0 drifted, 0 unreferenced, 0 pending")
 }
 
 // strip is an event with the re-recorded fields taken out, in the lossless
@@ -417,18 +417,27 @@ func TestGoldenReviewFlow(t *testing.T) {
 	out, _, _ = goldenCLI(t, "golden", "diff", "--max-lines", "2", dir)
 	mustContain(t, "capped diff", out, "more lines")
 
-	// accept one log picked by call, reject one by --log, accept the rest.
+	// One call of legacy, then the rest of legacy as a unit; reject session
+	// as a unit; frames one tool's calls first, then the rest.
 	out, _, code = goldenCLI(t, "golden", "accept", "--call", "call_glob_1", dir)
-	mustContain(t, "accept", out, "accepted "+filepath.Join(dir, "legacy.jsonl"), "accepted: 1 log")
+	mustContain(t, "accept --call", out, "accepted "+filepath.Join(dir, "legacy.jsonl")+" call call_glob_1 (glob)", "accepted: 1 call")
 	if code != cmdutil.ExitOK {
 		t.Errorf("accept exit %d", code)
 	}
+	out, _, _ = goldenCLI(t, "golden", "pending", "--log", "legacy.jsonl", dir)
+	if strings.Contains(out, "call_glob_1") || !strings.Contains(out, "call_edit_2") {
+		t.Errorf("after accepting call_glob_1 only call_edit_2 of legacy is pending:\n%s", out)
+	}
+	out, _, _ = goldenCLI(t, "golden", "accept", "--log", "legacy.jsonl", dir)
+	mustContain(t, "accept --log", out, "accepted: 1 log")
 	out, _, _ = goldenCLI(t, "golden", "reject", "--log", "session.jsonl", dir)
 	mustContain(t, "reject", out, "rejected "+filepath.Join(dir, "session.cards.ndjson.new"), "rejected: 1 log")
 	out, _, _ = goldenCLI(t, "golden", "accept", "--tool", "nope", dir)
 	mustContain(t, "accept --tool nope", out, "no pending goldens to accept")
 	out, _, _ = goldenCLI(t, "golden", "accept", "--tool", "read", dir)
-	mustContain(t, "accept --tool read", out, "accepted: 1 log")
+	mustContain(t, "accept --tool read", out, "call call_read_1 (read)", "accepted: 1 call")
+	out, _, _ = goldenCLI(t, "golden", "accept", dir)
+	mustContain(t, "accept the rest", out, "accepted: 1 log")
 	out, _, _ = goldenCLI(t, "golden", "diff", dir)
 	mustContain(t, "diff", out, "no pending goldens")
 
@@ -490,11 +499,11 @@ func TestGoldenStaleAndLeftovers(t *testing.T) {
 	if code != cmdutil.ExitDivergence {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	mustContain(t, "check", out, "STALE "+filepath.Join(dir, "gone.cards.txt"), "LEFTOVER "+filepath.Join(dir, logformat.TempPrefix+"session.jsonl-123"),
-		"to delete stale goldens: dsh-replay golden update --prune "+dir)
+	mustContain(t, "check", out, "UNREFERENCED "+filepath.Join(dir, "gone.cards.txt")+": its log is gone (warning", "LEFTOVER "+filepath.Join(dir, logformat.TempPrefix+"session.jsonl-123"),
+		"to delete unreferenced goldens: dsh-replay golden check --unreferenced=delete "+dir)
 	// A run over files is partial: stale goldens are not named.
 	out, _, _ = goldenCLI(t, "golden", "check", filepath.Join(dir, "session.jsonl"))
-	if strings.Contains(out, "STALE") || !strings.Contains(out, "only directories are complete runs") {
+	if strings.Contains(out, "UNREFERENCED") || !strings.Contains(out, "only directories are complete runs") {
 		t.Errorf("partial run:\n%s", out)
 	}
 	_, errOut, _ := goldenCLI(t, "golden", "update", dir)

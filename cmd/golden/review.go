@@ -59,8 +59,11 @@ func newGoldenReviewCmd(action string) *cobra.Command {
 		Use:   action + " [PATH...]",
 		Short: short,
 		Long: short + ` under PATH (default: the current directory): all of
-them, or the logs picked by --log, --tool and --call (a log and its card
-goldens go together). Refuses to run when CI is set unless --force.`,
+them, or the logs picked by --log (a log and its card goldens go together).
+With --call ID (repeatable; a Code Mode sub-call's id decides its root call)
+or --tool NAME only those calls are decided: their re-recorded content and
+meta in the log, their cards and their views, each file written atomically;
+the rest stays pending. Refuses to run when CI is set unless --force.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runGoldenReview(c, o, action, args)
 		},
@@ -453,6 +456,9 @@ func runGoldenReview(c *cobra.Command, o *goldenOptions, action string, args []s
 	if err != nil {
 		return err
 	}
+	if g.filtered() {
+		return g.decideCalls(action, args)
+	}
 	units, err := g.pendingUnits(args)
 	if err != nil {
 		return err
@@ -548,7 +554,9 @@ func settle(action, pending string, w io.Writer) error {
 		if err := os.Remove(pending); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "rejected %s\n", pending)
+		if w != nil {
+			fmt.Fprintf(w, "rejected %s\n", pending)
+		}
 		return nil
 	}
 	t := target(pending)
@@ -563,6 +571,8 @@ func settle(action, pending string, w io.Writer) error {
 		d.Sync()
 		d.Close()
 	}
-	fmt.Fprintf(w, "accepted %s\n", t)
+	if w != nil {
+		fmt.Fprintf(w, "accepted %s\n", t)
+	}
 	return nil
 }
