@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/klauspost/compress/zstd"
@@ -618,6 +620,18 @@ func rewriteZstd(name string, data []byte, es []Edit) ([]byte, error) {
 // crash-safety tests set it in a re-executed test binary.
 const CrashHookEnv = "DSH_REPLAY_TEST_CRASH_BEFORE_RENAME"
 
+// crashWrites counts WriteFileAtomic calls for the crash hook: a value N
+// (a number) crashes the Nth write, any other value the first.
+var crashWrites atomic.Int64
+
+func crashNow(v string) bool {
+	n := crashWrites.Add(1)
+	if want, err := strconv.Atoi(v); err == nil && want > 0 {
+		return n == int64(want)
+	}
+	return true
+}
+
 // CrashHookExit is the exit code of the crash hook.
 const CrashHookExit = 86
 
@@ -657,7 +671,7 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	if os.Getenv(CrashHookEnv) != "" {
+	if v := os.Getenv(CrashHookEnv); v != "" && crashNow(v) {
 		os.Exit(CrashHookExit)
 	}
 	if err = os.Rename(tmp, path); err != nil {
