@@ -4,7 +4,7 @@ BIN     ?= bin/dsh-replay
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
-.PHONY: build install test bench fuzz lint example pgo
+.PHONY: build install test test-browser bench fuzz lint example pgo
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -16,6 +16,12 @@ install:
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# The HTML report in headless Chromium (apt-get install chromium): fails
+# instead of skipping when no browser is found, and measures the report over
+# 10,000 calls.
+test-browser:
+	DSH_REPLAY_REQUIRE_BROWSER=1 DSH_REPLAY_BROWSER_SCALE=1 $(GO) test -count=1 -run Browser -v ./cmd
 
 # Micro benchmarks plus the end-to-end throughput table (scripts/bench.sh).
 bench: build

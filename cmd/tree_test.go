@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/xml"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"html/template"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -316,5 +317,45 @@ func TestJUnitSchema(t *testing.T) {
 		bare := filepath.Join(dir, strconv.Itoa(i)+".bare.xml")
 		os.WriteFile(bare, []byte(stripTotals.ReplaceAllString(strip.ReplaceAllString(out, ""), "$1")), 0o644)
 		validate("../testdata/junit/jenkins-junit-4.xsd", bare)
+	}
+}
+
+func TestGitHubSummaryLinksHTMLReport(t *testing.T) {
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	html := filepath.Join(dir, "verify.html")
+	verifyCLI(t, "", "--format", "github", "--report", "html="+html, treeShellLog)
+	b, _ := os.ReadFile(summary)
+	if !strings.Contains(string(b), "HTML report with every card and finding: `"+html+"`") {
+		t.Errorf("job summary does not link the HTML report:\n%s", b)
+	}
+	if _, err := os.Stat(html); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestHTMLReportListsEveryFinding(t *testing.T) {
+	dir := t.TempDir()
+	html, ndjson := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.ndjson")
+	verifyCLI(t, "", "--deterministic", "--report", "html="+html, "--report", "json="+ndjson, "../testdata/verify")
+	page, _ := os.ReadFile(html)
+	data, _ := os.ReadFile(ndjson)
+	r := parseNDJSON(t, string(data))
+	if got := strings.Count(string(page), `<div class="finding `); got != len(r.findings) {
+		t.Errorf("%d findings in the page, %d in the NDJSON report", got, len(r.findings))
+	}
+	for _, f := range r.findings {
+		for _, k := range []string{"class", "log", "callId", "message", "command"} {
+			v, _ := f[k].(string)
+			if v != "" && !strings.Contains(string(page), template.HTMLEscapeString(v)) {
+				t.Errorf("the page lacks the %s %q", k, v)
+			}
+		}
+	}
+	for _, banned := range []string{"<link ", " src=", "@import", "url(http"} {
+		if strings.Contains(string(page), banned) {
+			t.Errorf("the page refers to something outside it: %q", banned)
+		}
 	}
 }

@@ -79,8 +79,8 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github")
-	f.StringArrayVar(&o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github; FILE - is stdout); repeatable")
+	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github, html")
+	f.StringArrayVar(&o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html; FILE - is stdout); repeatable")
 	f.IntVar(&o.jobs, "jobs", 0, "verifying workers (0: all cores)")
 	f.StringVar(&o.shard, "shard", "", "verify only shard K of N (K/N, 1-based): a stable partition of the calls for CI matrices")
 	f.IntVar(&o.shake, "shake", 0, "re-run every projector and presenter N more times (some under a perturbed TZ, locale, GOMAXPROCS) and report output that moves")
@@ -195,6 +195,15 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 
 	// Open the report files only once the arguments are known to be good.
 	ro := report.Options{Deterministic: o.deterministic, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), Strict: o.strict}
+	wantHTML := false
+	for _, t := range targets {
+		if t.kind == "html" {
+			wantHTML = true
+			if t.path != "-" {
+				ro.HTMLReport = t.path
+			}
+		}
+	}
 	var sinks []report.Sink
 	var files []*os.File
 	closeFiles := func() {
@@ -229,7 +238,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if jobs == 0 {
 		jobs = runtime.NumCPU()
 	}
-	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil})
+	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Entries: wantHTML})
 	agg := report.NewAggregator(sinks...)
 	if n > 1 {
 		agg.Totals.Shard = fmt.Sprintf("%d/%d", k, n)

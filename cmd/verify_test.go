@@ -291,7 +291,7 @@ func TestVerifyReportGoldens(t *testing.T) {
 	os.WriteFile(summary, []byte("previous step\n"), 0o644)
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
 	outs := map[string]string{}
-	for _, format := range []string{"text", "json", "junit", "github"} {
+	for _, format := range []string{"text", "json", "junit", "github", "html"} {
 		out, errOut, code := verifyCLI(t, "", "--deterministic", "--jobs", "3", "--format", format, dir)
 		if code != cmdutil.ExitCannot {
 			t.Errorf("%s: exit %d (%s)", format, code, errOut)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -25,6 +26,9 @@ type Options struct {
 	// SpillCap is the spill policy's maxInlineBytes; negative when the
 	// deployment configuration does not say (then it is inferred).
 	SpillCap int
+	// Entries fills CallResult.Entry (the card of the call, for reports
+	// that draw cards).
+	Entries bool
 }
 
 // Engine verifies calls against a registry. It is safe for concurrent use.
@@ -87,10 +91,16 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 		res.Status = Unverified
 		res.Findings = append(res.Findings, Finding{Class: NoProjector, Sev: sev, Projector: "-",
 			Message: fmt.Sprintf("no Go port of tool %q: generic card, not verified", c.Name)})
+		if e.opts.Entries {
+			res.Entry = cards.FromCall(c, jsonv.Value{}, jsonv.Value{}, nil, nil)
+		}
 		return res
 	}
 	v := &callRun{e: e, tool: tool, c: c, res: &res}
 	v.run()
+	if e.opts.Entries {
+		res.Entry = cards.FromCall(c, v.callView, v.resultView, v.callErr, v.resultErr)
+	}
 	if e.opts.Fingerprint {
 		res.Fingerprint = v.first.fingerprint()
 	}
@@ -149,6 +159,9 @@ type callRun struct {
 	// the replayed ones when those are byte for byte the recorded text (the
 	// same value, already decoded: the recorded side is never parsed).
 	content, meta jsonv.Value
+	// views are the presenters' outputs of the first run (Options.Entries).
+	callView, resultView jsonv.Value
+	callErr, resultErr   error
 }
 
 func (v *callRun) add(f Finding) { v.res.Findings = append(v.res.Findings, f) }
@@ -356,6 +369,9 @@ func (v *callRun) presenters(o *outputs) {
 			v.checked("presentCall")
 		}
 		view, err := present(func() (jsonv.Value, error) { return t.RunPresentCall(c.Arguments) })
+		if o == &v.first {
+			v.callView, v.callErr = view, err
+		}
 		v.fingerprint(&o.callView, view, err)
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentCall", err))
@@ -368,6 +384,9 @@ func (v *callRun) presenters(o *outputs) {
 		view, err := present(func() (jsonv.Value, error) {
 			return t.RunPresentResult(c.Arguments, projector.Result{Content: v.content, IsError: c.IsError, Meta: v.meta})
 		})
+		if o == &v.first {
+			v.resultView, v.resultErr = view, err
+		}
 		v.fingerprint(&o.resultView, view, err)
 		if err != nil && o == &v.first {
 			v.add(presenterFailed("presentResult", err))

@@ -8,6 +8,8 @@ package replay
 
 import (
 	"strings"
+
+	"github.com/dsh-replay/dsh-replay/cards"
 )
 
 // Class is a stable divergence class name (DESIGN.md §2). Every report
@@ -167,6 +169,9 @@ type CallResult struct {
 	// Fingerprint hashes the outputs (Options.Fingerprint; zero for a call
 	// without a port).
 	Fingerprint Fingerprint
+	// Entry is the call's card (Options.Entries), without its sub-calls
+	// (each has its own result).
+	Entry *cards.Entry
 }
 
 // worst is the highest severity among the findings (-1 when none).

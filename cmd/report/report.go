@@ -192,12 +192,14 @@ func New(format string, w io.Writer, o Options) (Sink, error) {
 		return newJUnit(w, o), nil
 	case "github":
 		return newGitHub(w, o), nil
+	case "html":
+		return newHTML(w, o), nil
 	}
-	return nil, fmt.Errorf("unknown report format %q (want text, json, junit or github)", format)
+	return nil, fmt.Errorf("unknown report format %q (want text, json, junit, github or html)", format)
 }
 
 // Formats lists the report formats.
-var Formats = []string{"text", "json", "junit", "github"}
+var Formats = []string{"text", "json", "junit", "github", "html"}
 
 // Options tune rendering.
 type Options struct {
@@ -208,6 +210,9 @@ type Options struct {
 	StepSummary string
 	// Strict is recorded in the reports' verdict lines.
 	Strict bool
+	// HTMLReport is the path of the HTML report written in the same run
+	// (the github format links it in the job summary).
+	HTMLReport string
 }
 
 // plural formats "1 call" / "2 calls".

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/cmd/report"
+	"github.com/dsh-replay/dsh-replay/replay"
 	"io"
 	"os"
 	"os/exec"
@@ -43,6 +45,7 @@ type showOptions struct {
 	color   string
 	noPager bool
 	filter  logformat.PathFilter
+	html    string
 }
 
 // NewCmd is `dsh-replay show`.
@@ -96,6 +99,7 @@ be read.`,
 	f.IntVar(&o.width, "width", 0, "wrap at `N` columns (default: the terminal's width, else $COLUMNS, else 100)")
 	f.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
+	f.StringVar(&o.html, "html", "", "write the cards as one self-contained HTML page to `FILE` (atomically) instead of the terminal")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
 	return c
 }
@@ -136,8 +140,11 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			modes++
 		}
 	}
+	if o.html != "" {
+		modes++
+	}
 	if modes > 1 {
-		return cmdutil.UsageErr("--raw, --compact and --json cannot be combined")
+		return cmdutil.UsageErr("--raw, --compact, --json and --html cannot be combined")
 	}
 	cfg, err := projector.LoadConfig(o.config)
 	if err != nil {
@@ -170,6 +177,10 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	}
 	bw := bufio.NewWriter(out)
 	s := &shower{o: o, reg: reg, w: bw, opts: cards.Options{Width: width, Full: o.full, Styles: styles}, multi: len(paths) > 1}
+	var htmlPage bytes.Buffer
+	if o.html != "" {
+		s.html = report.NewHTMLCards(&htmlPage)
+	}
 
 	failed := false
 	if len(paths) == 0 {
@@ -179,6 +190,9 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	for _, path := range paths {
 		s.startLog(path)
 		sum, err := readCalls(path, logformat.Options{}, s.call)
+		if s.html != nil {
+			s.html.EndLog(&replay.LogResult{File: path, Summary: sum})
+		}
 		cmdutil.WarnNotices(stderr, sum)
 		if err != nil {
 			var we *writeError
@@ -192,6 +206,23 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if o.callID != "" && !s.idFound && !failed {
 		bw.Flush()
 		return cmdutil.UsageErr("no call %q in %s%s", o.callID, strings.Join(paths, ", "), nearestText(o.callID, s.ids))
+	}
+	if s.html != nil {
+		if err := s.html.Close(nil); err != nil {
+			return cmdutil.Cannot(err)
+		}
+		if err := logformat.WriteFileAtomic(o.html, htmlPage.Bytes(), 0o644); err != nil {
+			return cmdutil.Cannot(fmt.Errorf("--html: %w", err))
+		}
+		fmt.Fprintf(bw, "%d %s written to %s\n", s.shown, cmdutil.Plural(s.shown, "call", "calls"), o.html)
+		s.warnDeclined(stderr)
+		if err := bw.Flush(); err != nil {
+			return cmdutil.Cannot(err)
+		}
+		if failed {
+			return &cmdutil.ExitError{Code: cmdutil.ExitCannot}
+		}
+		return nil
 	}
 	s.finish()
 	s.warnDeclined(stderr)
@@ -272,6 +303,9 @@ type shower struct {
 
 	shown, failed, interrupted int
 
+	// html receives the cards for --html.
+	html report.Sink
+
 	// declined counts calls whose presenters declined the recorded
 	// arguments, by tool and hint, for one warning each at the end.
 	declined     map[string]*declinedCalls
@@ -289,6 +323,10 @@ type declinedCalls struct {
 }
 
 func (s *shower) startLog(path string) {
+	if s.html != nil {
+		s.html.BeginLog(path)
+		return
+	}
 	if s.multi && !s.o.json {
 		gap := "\n"
 		if s.o.compact {
@@ -427,6 +465,11 @@ func (s *shower) emit(c *logformat.Call, withSubs bool) error {
 			return nil
 		}
 	}
+	if s.html != nil {
+		s.count(e)
+		s.htmlCards(c, e, withSubs)
+		return nil
+	}
 	var err error
 	if s.o.json {
 		err = s.writeJSON(c, withSubs)
@@ -459,39 +502,10 @@ func (s *shower) count(e *cards.Entry) {
 	}
 }
 
-func failure(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
 // entry builds the renderer's view of a call, running its presenters.
 func (s *shower) entry(c *logformat.Call, withSubs bool) *cards.Entry {
 	v := s.present(c)
-	e := &cards.Entry{
-		Tool:          c.Name,
-		CallID:        c.CallID,
-		Location:      cmdutil.Where(c.File, c.Line),
-		Args:          c.Arguments,
-		RawArgs:       c.RawArguments,
-		CallView:      cards.DecodeCallView(v.call),
-		CallFailure:   failure(v.callErr),
-		HasResult:     c.HasResult,
-		Content:       c.Content,
-		IsError:       c.IsError,
-		Synthetic:     c.Synthetic,
-		ResultView:    cards.DecodeResultView(v.result),
-		ResultFailure: failure(v.resultErr),
-	}
-	if c.Error.IsObject() {
-		if n := c.Error.Get("name"); n.IsString() {
-			e.ErrorName = n.Str()
-		}
-		if code := c.Error.Get("code"); code.IsString() {
-			e.ErrorCode = code.Str()
-		}
-	}
+	e := cards.FromCall(c, v.call, v.result, v.callErr, v.resultErr)
 	if withSubs {
 		for _, sub := range c.SubCalls {
 			e.Subs = append(e.Subs, s.entry(sub, true))
@@ -596,4 +610,16 @@ func Bodies(reg *projector.Registry, name string, data []byte, width int) (text,
 		return nil, nil, err
 	}
 	return tb.Bytes(), jb.Bytes(), nil
+}
+
+// htmlCards hands a call (and its sub-calls, each its own card) to --html.
+func (s *shower) htmlCards(c *logformat.Call, e *cards.Entry, withSubs bool) {
+	root := *e
+	root.Subs = nil
+	s.html.Call(&replay.CallResult{File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name, SubCall: c.IsSubCall, Status: replay.Unverified, Entry: &root})
+	if withSubs {
+		for i, sub := range c.SubCalls {
+			s.htmlCards(sub, e.Subs[i], true)
+		}
+	}
 }

@@ -1,0 +1,436 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+// The HTML report: one self-contained file (inline CSS and a little vanilla
+// JS, nothing from the network) with the verdict and the per-tool table
+// first, then every log with its calls drawn as cards and their findings,
+// recorded against replayed side by side. Filters by class, tool and log,
+// a text search, "only divergences" (on by default when there are any) and
+// deep links (#call-ID). Log sections are spooled to a temporary file as
+// their logs end, so memory is bounded by one log whatever the run's size.
+
+//go:embed html/report.css
+var htmlCSS string
+
+//go:embed html/report.js
+var htmlJS string
+
+//go:embed html/report.tmpl
+var htmlTmpl string
+
+// HTMLSectionLines caps the lines of one card section of a call with
+// findings, HTMLQuietLines of a call without; the rest is a note with the
+// command that shows the call whole. A report over ten thousand calls stays
+// small enough to open in a browser in a few seconds.
+const (
+	HTMLSectionLines = 300
+	HTMLQuietLines   = 12
+)
+
+var htmlTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
+	"css": func() template.CSS { return template.CSS(htmlCSS) },
+	"js":  func() template.JS { return template.JS(htmlJS) },
+	"calls": func(n int) string {
+		if n == 1 {
+			return "1 call"
+		}
+		return strconv.Itoa(n) + " calls"
+	},
+}).Parse(htmlTmpl))
+
+// htmlSink writes the HTML report.
+type htmlSink struct {
+	w    io.Writer
+	o    Options
+	show bool // show --html: cards only, no verdict
+
+	spool    *os.File
+	spoolBuf *bytes.Buffer
+	out      *bufio.Writer
+
+	cur      *htmlLog
+	logIndex int
+	ids      map[string]int
+	tools    map[string]bool
+	classes  map[replay.Class]int
+	logs     []htmlLogRef
+	calls    int
+	bad      int
+	err      error
+}
+
+type htmlLogRef struct {
+	Index int
+	File  string
+}
+
+func newHTML(w io.Writer, o Options) *htmlSink {
+	s := &htmlSink{w: w, o: o, ids: map[string]int{}, tools: map[string]bool{}, classes: map[replay.Class]int{}}
+	if f, err := os.CreateTemp("", "dsh-replay-html-*"); err == nil {
+		os.Remove(f.Name())
+		s.spool = f
+		s.out = bufio.NewWriterSize(f, 1<<16)
+	} else {
+		s.spoolBuf = &bytes.Buffer{}
+		s.out = bufio.NewWriter(s.spoolBuf)
+	}
+	return s
+}
+
+// NewHTMLCards is the HTML writer of show --html: the same page without a
+// verdict; feed it with BeginLog, Call (results carrying Entry) and EndLog.
+func NewHTMLCards(w io.Writer) Sink {
+	s := newHTML(w, Options{Deterministic: true})
+	s.show = true
+	return s
+}
+
+// htmlLog is the log being read: its calls are kept until it ends (the
+// section's head needs its counts).
+type htmlLog struct {
+	index    int
+	file     string
+	calls    bytes.Buffer // the log's calls, rendered
+	count    int
+	findings []htmlFinding
+	classes  map[string]bool
+	bad      bool
+}
+
+type htmlCall struct {
+	ID       string // the element id
+	CallID   string
+	Tool     string
+	Sub      bool
+	Status   string // verified, diverged, unverified
+	Bad      bool
+	Classes  string
+	Card     htmlCard
+	Findings []htmlFinding
+}
+
+type htmlCard struct {
+	Icon, Title, Pill, PillClass string
+	Call, Result                 []htmlLine
+	CallMore, ResultMore         int
+	Footer                       string
+	ShowCmd                      string
+	HasCall, HasResult           bool
+}
+
+type htmlLine struct {
+	Class, Gutter, Text string
+}
+
+type htmlFinding struct {
+	Class, Headline, Sev, Projector, Where, CallID, Pointer, Message, Command string
+	HasPointer                                                           bool
+	Rows                                                                 []htmlDiffRow
+	More                                                                 string
+}
+
+// htmlDiffRow is one row of the side-by-side diff: recorded on the left,
+// replayed on the right, each cut into the common text and the differing
+// span (Mark).
+type htmlDiffRow struct {
+	LeftPre, LeftMark, LeftPost    string
+	RightPre, RightMark, RightPost string
+	LeftKind, RightKind            string // same, del, add, empty
+	Note                           string // a full-width row (a gap, "… N more lines")
+}
+
+func (s *htmlSink) BeginLog(file string) {
+	s.logIndex++
+	s.cur = &htmlLog{index: s.logIndex, file: file, classes: map[string]bool{}}
+}
+
+func (s *htmlSink) Call(r *replay.CallResult) {
+	s.calls++
+	s.tools[r.Tool] = true
+	c := htmlCall{CallID: r.CallID, Tool: r.Tool, Sub: r.SubCall, Status: r.Status.String()}
+	c.ID = "call-" + r.CallID
+	if n := s.ids[r.CallID]; n > 0 {
+		c.ID = fmt.Sprintf("call-%s--%d", r.CallID, n+1)
+	}
+	s.ids[r.CallID]++
+	var classes []string
+	seen := map[string]bool{}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		s.classes[f.Class]++
+		if !seen[string(f.Class)] {
+			seen[string(f.Class)] = true
+			classes = append(classes, string(f.Class))
+		}
+		c.Findings = append(c.Findings, newHTMLFinding(f))
+		if f.Sev >= replay.Failure {
+			c.Bad = true
+		}
+	}
+	if r.Status == replay.Diverged {
+		c.Bad = true
+	}
+	if c.Bad {
+		s.bad++
+		s.cur.bad = true
+	}
+	c.Classes = strings.Join(classes, " ")
+	for _, cl := range classes {
+		s.cur.classes[cl] = true
+	}
+	limit := HTMLQuietLines
+	if len(r.Findings) > 0 || s.show {
+		limit = HTMLSectionLines
+	}
+	c.Card = htmlCardOf(r, limit)
+	s.cur.count++
+	if err := htmlTemplates.ExecuteTemplate(&s.cur.calls, "call", &c); err != nil && s.err == nil {
+		s.err = err
+	}
+}
+
+func (s *htmlSink) EndLog(l *replay.LogResult) {
+	for i := range l.Findings {
+		f := &l.Findings[i]
+		s.classes[f.Class]++
+		s.cur.findings = append(s.cur.findings, newHTMLFinding(f))
+		s.cur.classes[string(f.Class)] = true
+		if f.Sev >= replay.Failure {
+			s.cur.bad = true
+			s.bad++
+		}
+	}
+	s.logs = append(s.logs, htmlLogRef{s.cur.index, s.cur.file})
+	var cls []string
+	for c := range s.cur.classes {
+		cls = append(cls, c)
+	}
+	sort.Strings(cls)
+	data := map[string]any{
+		"Index": s.cur.index, "File": s.cur.file, "Calls": template.HTML(s.cur.calls.String()), "Findings": s.cur.findings,
+		"Classes": strings.Join(cls, " "), "Bad": s.cur.bad, "NotALog": l.NotALog, "Count": s.cur.count,
+	}
+	if err := htmlTemplates.ExecuteTemplate(s.out, "log", data); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.cur = nil
+}
+
+func (s *htmlSink) Close(t *Totals) error {
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.out.Flush(); err != nil {
+		return fmt.Errorf("html spool: %w", err)
+	}
+	var classes []map[string]any
+	for _, c := range sortedClasses(s.classes) {
+		classes = append(classes, map[string]any{"Name": string(c), "Count": s.classes[c]})
+	}
+	var tools []string
+	for x := range s.tools {
+		tools = append(tools, x)
+	}
+	sort.Strings(tools)
+	data := map[string]any{
+		"Show":      s.show,
+		"Totals":    t,
+		"Verdict":   "",
+		"Hint":      "",
+		"Status":    "ok",
+		"Tools":     tools,
+		"ToolRows":  []*ToolTally{},
+		"Classes":   classes,
+		"Logs":      s.logs,
+		"Calls":     s.calls,
+		"Bad":       s.bad,
+		"Generated": "",
+	}
+	if t != nil {
+		data["Verdict"] = verdict(t)
+		data["Hint"] = noValuesHint(t)
+		data["ToolRows"] = t.SortedTools()
+		data["Status"] = map[int]string{0: "ok", 1: "diverged"}[t.ExitCode]
+		if t.ExitCode > 1 {
+			data["Status"] = "fatal"
+		}
+	}
+	if !s.o.Deterministic {
+		data["Generated"] = time.Now().UTC().Format(time.RFC3339)
+	}
+	w := bufio.NewWriterSize(s.w, 1<<16)
+	if err := htmlTemplates.ExecuteTemplate(w, "head", data); err != nil {
+		return err
+	}
+	if s.spool != nil {
+		defer s.spool.Close()
+		if _, err := s.spool.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		if _, err := io.Copy(w, s.spool); err != nil {
+			return err
+		}
+	} else {
+		w.Write(s.spoolBuf.Bytes())
+	}
+	if err := htmlTemplates.ExecuteTemplate(w, "tail", data); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+func sortedClasses(m map[replay.Class]int) []replay.Class {
+	out := make([]replay.Class, 0, len(m))
+	for c := range m {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+var lineClass = map[cards.Kind]string{
+	cards.LinePlain: "", cards.LineDim: "dim", cards.LineNote: "note", cards.LinePath: "path",
+	cards.LineOutput: "out", cards.LineAdded: "add", cards.LineRemoved: "del", cards.LineContext: "ctx",
+	cards.LineGap: "gap", cards.LineFailure: "fail", cards.LineError: "err", cards.LineCount: "count",
+	cards.LineCommand: "cmd",
+}
+
+// htmlCardOf draws a call's card as the terminal does, line for line.
+func htmlCardOf(r *replay.CallResult, limit int) htmlCard {
+	e := r.Entry
+	if e == nil {
+		e = &cards.Entry{Tool: r.Tool, CallID: r.CallID, Location: fmt.Sprintf("%s:%d", r.File, r.Line), HasResult: true}
+	}
+	st := e.Status()
+	c := htmlCard{Icon: e.Icon(), Title: e.Title(), Pill: st.Text,
+		Footer:  strings.Join(nonEmpty(e.Tool, e.CallID, e.Location), " · "),
+		ShowCmd: showCommand(r.File, r.CallID, "--full")}
+	switch st.Kind {
+	case cards.StatusError:
+		c.PillClass = "err"
+	case cards.StatusWarn:
+		c.PillClass = "warn"
+	default:
+		c.PillClass = "ok"
+	}
+	call, result := e.Sections()
+	c.Call, c.CallMore = htmlLines(call, limit)
+	c.Result, c.ResultMore = htmlLines(result, limit)
+	c.HasCall, c.HasResult = len(c.Call) > 0, len(c.Result) > 0
+	return c
+}
+
+func htmlLines(ls []cards.Line, limit int) ([]htmlLine, int) {
+	more := 0
+	if len(ls) > limit {
+		more = len(ls) - limit
+		ls = ls[:limit]
+	}
+	out := make([]htmlLine, len(ls))
+	for i, l := range ls {
+		out[i] = htmlLine{Class: lineClass[l.Kind], Gutter: l.Gutter, Text: cards.Sanitize(l.Text)}
+	}
+	return out, more
+}
+
+func nonEmpty(xs ...string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func showCommand(file, callID string, extra ...string) string {
+	f := replay.Finding{File: file, CallID: callID}
+	cmd := f.Command()
+	if callID != "" && len(extra) > 0 {
+		cmd = strings.TrimSuffix(cmd, " --raw") + " " + strings.Join(extra, " ")
+	}
+	return cmd
+}
+
+func newHTMLFinding(f *replay.Finding) htmlFinding {
+	h := htmlFinding{Class: string(f.Class), Headline: f.Headline(), Sev: f.Sev.String(), Projector: f.Projector,
+		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: f.Command()}
+	h.Rows = sideRows(f.Diff)
+	return h
+}
+
+// sideRows lays a finding's line diff ("- " recorded, "+ " replayed, "  "
+// context, anything else a note) out side by side, pairing each run of
+// removed lines with the run of added lines after it and marking the span
+// where a pair differs.
+func sideRows(diff []string) []htmlDiffRow {
+	var rows []htmlDiffRow
+	var dels, adds []string
+	flush := func() {
+		for i := 0; i < max(len(dels), len(adds)); i++ {
+			var row htmlDiffRow
+			switch {
+			case i < len(dels) && i < len(adds):
+				row.LeftPre, row.LeftMark, row.LeftPost, row.RightPre, row.RightMark, row.RightPost = markSpan(dels[i], adds[i])
+				row.LeftKind, row.RightKind = "del", "add"
+			case i < len(dels):
+				row.LeftMark, row.LeftKind, row.RightKind = dels[i], "del", "empty"
+			default:
+				row.RightMark, row.LeftKind, row.RightKind = adds[i], "empty", "add"
+			}
+			rows = append(rows, row)
+		}
+		dels, adds = nil, nil
+	}
+	for _, l := range diff {
+		switch {
+		case strings.HasPrefix(l, "- "):
+			if len(adds) > 0 {
+				flush()
+			}
+			dels = append(dels, l[2:])
+		case strings.HasPrefix(l, "+ "):
+			adds = append(adds, l[2:])
+		case strings.HasPrefix(l, "  "):
+			flush()
+			rows = append(rows, htmlDiffRow{LeftPre: l[2:], RightPre: l[2:], LeftKind: "same", RightKind: "same"})
+		default:
+			flush()
+			rows = append(rows, htmlDiffRow{Note: l})
+		}
+	}
+	flush()
+	return rows
+}
+
+// markSpan cuts two lines into their common prefix, the differing middle
+// and their common suffix (on rune boundaries).
+func markSpan(a, b string) (aPre, aMid, aPost, bPre, bMid, bPost string) {
+	ra, rb := []rune(a), []rune(b)
+	p := 0
+	for p < len(ra) && p < len(rb) && ra[p] == rb[p] {
+		p++
+	}
+	q := 0
+	for q < len(ra)-p && q < len(rb)-p && ra[len(ra)-1-q] == rb[len(rb)-1-q] {
+		q++
+	}
+	return string(ra[:p]), string(ra[p : len(ra)-q]), string(ra[len(ra)-q:]),
+		string(rb[:p]), string(rb[p : len(rb)-q]), string(rb[len(rb)-q:])
+}
