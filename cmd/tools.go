@@ -12,14 +12,14 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/builtin"
 )
 
 func init() { register(newToolsCmd) }
 
 type toolsOptions struct {
-	json   bool
-	config string
+	json    bool
+	config  string
+	plugins []string
 }
 
 func newToolsCmd() *cobra.Command {
@@ -33,25 +33,41 @@ presentCall, presentResult) and the cards its presenters can emit.
 "tools schema NAME" prints a tool's parameter and output schemas.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			reg, err := toolsRegistry(o.config)
+			reg, added, err := cmdutil.Registry(o.config, o.plugins)
 			if err != nil {
 				return err
 			}
-			if o.json {
-				return writeToolsJSON(c.OutOrStdout(), reg.Tools())
+			tools := reg.Tools()
+			if len(o.plugins) > 0 {
+				// What the plugins add, and which ports they replace.
+				tools = tools[:0:0]
+				for _, a := range added {
+					tools = append(tools, reg.Lookup(a.Tool))
+				}
+				if !o.json {
+					defer func() {
+						for _, a := range added {
+							fmt.Fprintf(c.OutOrStdout(), "%s\n", a)
+						}
+					}()
+				}
 			}
-			return writeToolsText(c.OutOrStdout(), reg.Tools())
+			if o.json {
+				return writeToolsJSON(c.OutOrStdout(), tools)
+			}
+			return writeToolsText(c.OutOrStdout(), tools)
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print NDJSON, one object per tool")
 	c.PersistentFlags().StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
+	cmdutil.AddPluginFlag(c.PersistentFlags(), &o.plugins)
 
 	schema := &cobra.Command{
 		Use:   "schema NAME",
 		Short: "Print a tool's parameter and output schemas as JSON",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			reg, err := toolsRegistry(o.config)
+			reg, _, err := cmdutil.Registry(o.config, o.plugins)
 			if err != nil {
 				return err
 			}
@@ -71,18 +87,6 @@ presentCall, presentResult) and the cards its presenters can emit.
 	}
 	c.AddCommand(schema)
 	return c
-}
-
-func toolsRegistry(config string) (*projector.Registry, error) {
-	cfg, err := projector.LoadConfig(config)
-	if err != nil {
-		return nil, cmdutil.UsageErr("--config: %v", err)
-	}
-	reg, err := builtin.Registry(cfg)
-	if err != nil {
-		return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
-	}
-	return reg, nil
 }
 
 func orNull(v jsonv.Value) jsonv.Value {

@@ -19,7 +19,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/cmd/report"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -39,6 +38,7 @@ type verifyOptions struct {
 	shakeChild    bool
 	golden        string
 	filter        logformat.PathFilter
+	plugins       []string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -92,6 +92,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	f.BoolVar(&o.shakeChild, "shake-child", false, "print per-call output fingerprints (the perturbed runs of --shake)")
 	f.MarkHidden("shake-child")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
+	cmdutil.AddPluginFlag(f, &o.plugins)
 	f.StringVar(&o.golden, "golden", "", "also compare the logs' card goldens kept under `DIR` (\".\": next to the logs); see golden check")
 	return c
 }
@@ -169,13 +170,9 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return cmdutil.UsageErr("%v", err)
 	}
-	cfg, err := projector.LoadConfig(o.config)
+	reg, pluginTools, err := cmdutil.Registry(o.config, o.plugins)
 	if err != nil {
-		return cmdutil.UsageErr("--config: %v", err)
-	}
-	reg, err := builtin.Registry(cfg)
-	if err != nil {
-		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+		return err
 	}
 	in, err := cmdutil.ExpandInputs(args, o.filter)
 	if err != nil {
@@ -240,6 +237,9 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Entries: wantHTML})
 	agg := report.NewAggregator(sinks...)
+	for _, pt := range pluginTools {
+		agg.Totals.PluginTools = append(agg.Totals.PluginTools, pt.String())
+	}
 	if n > 1 {
 		agg.Totals.Shard = fmt.Sprintf("%d/%d", k, n)
 	}
@@ -349,6 +349,9 @@ func runShakeChildren(o *verifyOptions, paths []string) (map[string][]perturbedF
 	}
 	if o.kaptinlin {
 		args = append(args, "--kaptinlin")
+	}
+	for _, p := range o.plugins {
+		args = append(args, "--plugin", p)
 	}
 	args = append(append(args, "--"), paths...)
 	out := map[string][]perturbedFP{}

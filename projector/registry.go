@@ -101,3 +101,29 @@ func (r *Registry) Tools() []*Tool {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// Replace registers t in place of a tool of the same name (a plugin's own
+// definition beating a Go port for a run); it reports whether one was
+// replaced.
+func (r *Registry) Replace(t *Tool) (bool, error) {
+	if t == nil || t.Name == "" {
+		return false, fmt.Errorf("tool without a name")
+	}
+	if err := t.compile(); err != nil {
+		return false, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	_, had := r.tools[t.Name]
+	if !had && len(r.matchers) > 0 {
+		for _, m := range r.matchers {
+			if m(t.Name) != nil {
+				had = true
+				break
+			}
+		}
+	}
+	r.tools[t.Name] = t
+	r.mu.Lock()
+	delete(r.dynamic, t.Name)
+	r.mu.Unlock()
+	return had, nil
+}

@@ -15,6 +15,16 @@ type Failure struct {
 	Message   string // upstream wording where upstream has one
 	Panic     bool   // the port panicked (a bug in the port, not a thrown error)
 	Stack     string // where the port panicked (Panic only); never in goldens
+	// Class is a finding class the failure asks for instead of the
+	// projector's own (a JavaScript plugin's impure or timed-out call).
+	Class string
+}
+
+// Classified is an error that names the finding class it should be
+// reported under.
+type Classified interface {
+	error
+	FindingClass() string
 }
 
 func (f *Failure) Error() string { return f.Message }
@@ -29,6 +39,11 @@ func contain(tool, projector string, fn func() (jsonv.Value, error)) (v jsonv.Va
 			var th *Throw
 			if e, ok := r.(error); ok && errors.As(e, &th) {
 				err = &Failure{Tool: tool, Projector: projector, Message: th.Message}
+				return
+			}
+			var cl Classified
+			if e, ok := r.(error); ok && errors.As(e, &cl) {
+				err = &Failure{Tool: tool, Projector: projector, Message: cl.Error(), Class: cl.FindingClass()}
 				return
 			}
 			buf := make([]byte, 8<<10)
@@ -68,7 +83,11 @@ func (t *Tool) projection(name string, v jsonv.Value, err error) (jsonv.Value, e
 		f := &Failure{Tool: t.Name, Projector: name}
 		var inner *Failure
 		if errors.As(err, &inner) {
-			f.Panic, f.Stack = inner.Panic, inner.Stack
+			f.Panic, f.Stack, f.Class = inner.Panic, inner.Stack, inner.Class
+		}
+		var cl Classified
+		if errors.As(err, &cl) {
+			f.Class = cl.FindingClass()
 		}
 		f.Message = fmt.Sprintf("tool %q returned invalid output: output.%s failed: %s", t.Name, name, err.Error())
 		return jsonv.Value{}, f

@@ -331,6 +331,12 @@ func failed(class Class, projector string, err error) Finding {
 	if f, ok := err.(*projectorFailure); ok && f.Panic {
 		msg = projector + " panicked: " + f.Message
 	}
+	if f, ok := err.(*projectorFailure); ok && f.Class != "" {
+		class, msg = Class(f.Class), f.Message
+		if i := strings.Index(msg, "failed: "); i >= 0 && strings.HasPrefix(msg, "tool ") {
+			msg = msg[i+len("failed: "):]
+		}
+	}
 	return Finding{Class: class, Sev: Failure, Projector: projector, Message: firstLine(msg)}
 }
 
@@ -427,7 +433,11 @@ func presenterFailed(name string, err error) Finding {
 	if f, ok := err.(*projectorFailure); ok && f.Panic {
 		msg = name + " panicked: " + f.Message
 	}
-	return Finding{Class: PresenterFailed, Sev: Failure, Projector: name, Message: firstLine(msg)}
+	class := PresenterFailed
+	if f, ok := err.(*projectorFailure); ok && f.Class != "" {
+		class = Class(f.Class)
+	}
+	return Finding{Class: class, Sev: Failure, Projector: name, Message: firstLine(msg)}
 }
 
 // fingerprint records an output for the shake comparison (only in shake

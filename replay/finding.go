@@ -40,6 +40,12 @@ const (
 	// PresenterDeclined: a presenter's soft validation refused the recorded
 	// arguments, so the call gets the generic card (as upstream draws it).
 	PresenterDeclined Class = "presenter-declined"
+	// Impure: a plugin's JavaScript projector reached for a clock,
+	// randomness, timers, the network, the file system or the process.
+	Impure Class = "impure"
+	// ProjectorTimeout: a plugin's JavaScript projector did not return
+	// within the deadline and was stopped.
+	ProjectorTimeout Class = "projector-timeout"
 	// InternalError is a bug in dsh-replay itself (a panic outside the
 	// contained projectors); it maps to exit code 3.
 	InternalError Class = "internal-error"

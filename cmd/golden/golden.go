@@ -20,7 +20,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -47,6 +46,7 @@ type goldenOptions struct {
 	// review filters
 	logs, tools, calls []string
 	filter             logformat.PathFilter
+	plugins            []string
 }
 
 // NewCmd is `dsh-replay golden`.
@@ -103,6 +103,7 @@ func addCommonFlags(c *cobra.Command, o *goldenOptions) {
 	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
 	f.StringVar(&o.out, "out", "", "keep goldens (and re-recorded log copies) under `DIR`, mirroring the logs' relative paths")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
+	cmdutil.AddPluginFlag(f, &o.plugins)
 }
 
 func needPaths(name string) cobra.PositionalArgs {
@@ -197,12 +198,9 @@ func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*golde
 		}
 	}
 	if needRegistry {
-		cfg, err := projector.LoadConfig(o.config)
-		if err != nil {
-			return nil, cmdutil.UsageErr("--config: %v", err)
-		}
-		if g.reg, err = builtin.Registry(cfg); err != nil {
-			return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+		var err error
+		if g.reg, _, err = cmdutil.Registry(o.config, o.plugins); err != nil {
+			return nil, err
 		}
 		g.eng = replay.NewEngine(g.reg, replay.Options{})
 	}

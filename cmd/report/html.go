@@ -140,9 +140,9 @@ type htmlLine struct {
 
 type htmlFinding struct {
 	Class, Headline, Sev, Projector, Where, CallID, Pointer, Message, Command string
-	HasPointer                                                           bool
-	Rows                                                                 []htmlDiffRow
-	More                                                                 string
+	HasPointer                                                                bool
+	Rows                                                                      []htmlDiffRow
+	More                                                                      string
 }
 
 // htmlDiffRow is one row of the side-by-side diff: recorded on the left,

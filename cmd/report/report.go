@@ -52,8 +52,10 @@ type Totals struct {
 	// Duration of the run (zero under --deterministic).
 	Duration time.Duration
 	// Shard is "K/N" when sharded.
-	Shard    string
-	ExitCode int
+	Shard string
+	// PluginTools name the tools --plugin added (and the ports they replace).
+	PluginTools []string
+	ExitCode    int
 }
 
 // SortedTools is the tool tallies by name.

@@ -177,6 +177,9 @@ func (s *textSink) Close(t *Totals) error {
 	fmt.Fprintln(w)
 	writeToolTable(w, t)
 	fmt.Fprintln(w)
+	for _, pt := range t.PluginTools {
+		fmt.Fprintf(w, "plugin tool: %s\n", pt)
+	}
 	line := verdict(t)
 	if t.Duration > 0 {
 		line += fmt.Sprintf(" in %s", t.Duration.Round(time.Millisecond))

@@ -25,7 +25,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/builtin"
 )
 
 // readCalls is the log reader (a variable so tests can stand in for it).
@@ -46,6 +45,7 @@ type showOptions struct {
 	noPager bool
 	filter  logformat.PathFilter
 	html    string
+	plugins []string
 }
 
 // NewCmd is `dsh-replay show`.
@@ -101,6 +101,7 @@ be read.`,
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
 	f.StringVar(&o.html, "html", "", "write the cards as one self-contained HTML page to `FILE` (atomically) instead of the terminal")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
+	cmdutil.AddPluginFlag(f, &o.plugins)
 	return c
 }
 
@@ -146,13 +147,9 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if modes > 1 {
 		return cmdutil.UsageErr("--raw, --compact, --json and --html cannot be combined")
 	}
-	cfg, err := projector.LoadConfig(o.config)
+	reg, _, err := cmdutil.Registry(o.config, o.plugins)
 	if err != nil {
-		return cmdutil.UsageErr("--config: %v", err)
-	}
-	reg, err := builtin.Registry(cfg)
-	if err != nil {
-		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("building the tool registry: %w", err)}
+		return err
 	}
 	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
 	paths, err := cmdutil.ExpandLogs(args, o.filter, stderr)

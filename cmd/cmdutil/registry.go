@@ -1,0 +1,59 @@
+package cmdutil
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
+)
+
+// AddPluginFlag adds --plugin (verify, show, golden, tools).
+func AddPluginFlag(f *pflag.FlagSet, paths *[]string) {
+	f.StringArrayVar(paths, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
+}
+
+// PluginTool is a tool a --plugin added.
+type PluginTool struct {
+	Tool, Plugin, Path string
+	// Replaces: a Go port of the same name is replaced for this run.
+	Replaces bool
+}
+
+func (p PluginTool) String() string {
+	s := fmt.Sprintf("%s from plugin %s (%s)", p.Tool, p.Plugin, p.Path)
+	if p.Replaces {
+		s += ", replacing the Go port"
+	}
+	return s
+}
+
+// Registry builds the registry of the Go ports for --config, then adds the
+// tools of each --plugin (a plugin tool with a port's name replaces it).
+func Registry(config string, plugins []string) (*projector.Registry, []PluginTool, error) {
+	cfg, err := projector.LoadConfig(config)
+	if err != nil {
+		return nil, nil, UsageErr("--config: %v", err)
+	}
+	reg, err := builtin.Registry(cfg)
+	if err != nil {
+		return nil, nil, Cannot(fmt.Errorf("building the tool registry: %w", err))
+	}
+	var added []PluginTool
+	for _, path := range plugins {
+		p, err := jsplugin.Load(path, cfg)
+		if err != nil {
+			return nil, nil, Cannot(fmt.Errorf("--plugin %s: %w", path, err))
+		}
+		for _, t := range p.Tools(cfg) {
+			replaced, err := reg.Replace(t)
+			if err != nil {
+				return nil, nil, Cannot(fmt.Errorf("--plugin %s: %w", path, err))
+			}
+			added = append(added, PluginTool{Tool: t.Name, Plugin: p.Name, Path: path, Replaces: replaced})
+		}
+	}
+	return reg, added, nil
+}

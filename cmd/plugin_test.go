@@ -1,0 +1,98 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
+)
+
+const pluginData = "../testdata/plugins"
+
+func TestVerifyPlugins(t *testing.T) {
+	old := jsplugin.Deadline
+	jsplugin.Deadline = 200 * time.Millisecond
+	defer func() { jsplugin.Deadline = old }()
+	for _, c := range []struct {
+		plugin, log string
+		code        int
+		classes     string
+	}{
+		{"todo", "todo", ExitOK, ""},
+		{"todo.mjs", "todo", ExitOK, ""},
+		{"impure", "impure", ExitDivergence, "impure,impure"},
+		{"throws", "throws", ExitDivergence, "render-failed"},
+		{"loops", "loops", ExitDivergence, "projector-timeout"},
+	} {
+		t.Run(c.plugin, func(t *testing.T) {
+			start := time.Now()
+			out, errs, code := verifyCLI(t, "", "--format", "json", "--plugin", pluginData+"/"+c.plugin, pluginData+"/logs/"+c.log+".jsonl")
+			if code != c.code {
+				t.Fatalf("exit %d, want %d: %s%s", code, c.code, out, errs)
+			}
+			r := parseNDJSON(t, out)
+			if r.classes() != c.classes {
+				t.Errorf("classes %q, want %q", r.classes(), c.classes)
+			}
+			if c.code == ExitOK && (r.summary["verified"] != float64(4) || r.summary["checkedWithValues"] != float64(4)) {
+				t.Errorf("summary %v", r.summary)
+			}
+			if d := time.Since(start); d > time.Minute {
+				t.Errorf("took %v: a looping projector must be stopped", d) // a hang guard, not a speed test
+			}
+		})
+	}
+	// Without the plugin its new tool is not verified; the first-party one is.
+	out, _, _ := verifyCLI(t, "", "--format", "json", pluginData+"/logs/todo.jsonl")
+	if r := parseNDJSON(t, out); r.summary["unverified"] != float64(2) || strings.Contains(out, "pluginTools") {
+		t.Errorf("without --plugin: %v", r.summary)
+	}
+	// The report says which port a plugin tool replaced.
+	out, _, _ = verifyCLI(t, "", "--plugin", pluginData+"/todo", pluginData+"/logs/todo.jsonl")
+	if !strings.Contains(out, "plugin tool: todo_write from plugin tool-todo-example ("+pluginData+"/todo), replacing the Go port") ||
+		!strings.Contains(out, "plugin tool: word_count from plugin tool-todo-example") || strings.Contains(out, "word_count from plugin tool-todo-example ("+pluginData+"/todo), replacing") {
+		t.Errorf("text report:\n%s", out)
+	}
+	// --shake re-runs the JavaScript projectors too (in this process and in
+	// the perturbed children).
+	shakeChildEnv = []string{"DSH_REPLAY_AS_CLI=1"}
+	defer func() { shakeChildEnv = nil }()
+	if out, errs, code := verifyCLI(t, "", "--shake", "2", "--plugin", pluginData+"/todo", pluginData+"/logs/todo.jsonl"); code != ExitOK {
+		t.Errorf("--shake: exit %d\n%s%s", code, out, errs)
+	}
+	// A plugin that cannot load is exit 3 naming it.
+	if _, errs, code := verifyCLI(t, "", "--plugin", pluginData+"/nope", pluginData+"/logs/todo.jsonl"); code != ExitCannot || !strings.Contains(errs, "--plugin "+pluginData+"/nope") {
+		t.Errorf("missing plugin: exit %d %q", code, errs)
+	}
+}
+
+func TestToolsPlugin(t *testing.T) {
+	out, _, code := goldenCLI(t, "tools", "--plugin", pluginData+"/todo")
+	if code != ExitOK || !strings.Contains(out, "word_count  tool-todo-example  render,presentationMeta,presentCall,presentResult") ||
+		!strings.Contains(out, "2 tools") || !strings.Contains(out, "todo_write from plugin tool-todo-example ("+pluginData+"/todo), replacing the Go port") {
+		t.Errorf("tools --plugin: exit %d\n%s", code, out)
+	}
+	out, _, _ = goldenCLI(t, "tools", "schema", "word_count", "--plugin", pluginData+"/todo")
+	if !strings.Contains(out, `"required": [`) {
+		t.Errorf("tools schema:\n%s", out)
+	}
+}
+
+func TestShowAndGoldenPlugin(t *testing.T) {
+	out, _, code := goldenCLI(t, "show", "--no-pager", "--plugin", pluginData+"/todo", pluginData+"/logs/todo.jsonl")
+	if code != ExitOK || !strings.Contains(out, "notes: 4 words, 2 lines") || !strings.Contains(out, "● 4 words · 2 lines") {
+		t.Errorf("show --plugin: exit %d\n%s", code, out)
+	}
+	dir := copyTree(t, pluginData+"/logs")
+	if _, errs, code := goldenCLI(t, "golden", "update", "--no-review", "--plugin", pluginData+"/todo", dir+"/todo.jsonl"); code != ExitOK {
+		t.Fatalf("golden update --plugin: exit %d %s", code, errs)
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", "--plugin", pluginData+"/todo", dir+"/todo.jsonl"); code != ExitOK {
+		t.Errorf("golden check --plugin: exit %d\n%s", code, out)
+	}
+	// The cards drawn without the plugin differ: check says so.
+	if _, _, code := goldenCLI(t, "golden", "check", dir+"/todo.jsonl"); code != ExitDivergence {
+		t.Errorf("golden check without the plugin: exit %d", code)
+	}
+}

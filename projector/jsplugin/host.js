@@ -1,0 +1,234 @@
+// The stand-in host a plugin runs against: defineTool (the value schema DSL
+// compiled as upstream's schema.ts does), an inert Schema, a ctx that
+// records tool definitions, and the purity traps. No clock, randomness,
+// timers, network or file system: reaching for one during a projector call
+// is reported as impure by the Go side.
+(function (g) {
+  "use strict";
+  var impure = g.__dshImpure; // (name) -> throws during projector calls, undefined while loading
+  // --- purity traps -------------------------------------------------------
+  var RealDate = g.Date;
+  function SafeDate() {
+    if (arguments.length === 0) { return impure("Date"); }
+    if (!new.target) { return impure("Date"); }
+    var a = Array.prototype.slice.call(arguments);
+    return new (Function.prototype.bind.apply(RealDate, [null].concat(a)))();
+  }
+  SafeDate.prototype = RealDate.prototype;
+  SafeDate.UTC = RealDate.UTC;
+  SafeDate.parse = RealDate.parse;
+  SafeDate.now = function () { return impure("Date.now"); };
+  g.Date = SafeDate;
+  Math.random = function () { return impure("Math.random"); };
+  ["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask",
+   "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "require", "process", "performance", "crypto", "navigator",
+   "Deno", "Bun", "Buffer", "__dirname", "__filename"].forEach(function (name) {
+    Object.defineProperty(g, name, { configurable: true, enumerable: false, get: function () { return impure(name); } });
+  });
+  var noop = function () {};
+  g.console = { log: noop, info: noop, warn: noop, error: noop, debug: noop, trace: noop, dir: noop, table: noop };
+
+  // --- node:* built-ins: stubs that throw when used ----------------------------
+  // Names a namespace import (import * as fs) copies from a stub; any other
+  // member is still reached through the stub itself.
+  var NODE_NAMES = ("readFileSync writeFileSync appendFileSync existsSync readdirSync statSync lstatSync mkdirSync rmSync " +
+    "unlinkSync renameSync copyFileSync openSync closeSync readSync writeSync readFile writeFile appendFile readdir stat mkdir rm " +
+    "unlink rename access createReadStream createWriteStream watch promises constants " +
+    "join resolve dirname basename extname relative normalize isAbsolute parse format sep delimiter posix win32 " +
+    "homedir tmpdir platform arch cpus hostname userInfo networkInterfaces EOL type release totalmem freemem " +
+    "exec execSync execFile execFileSync spawn spawnSync fork " +
+    "randomUUID randomBytes randomInt createHash createHmac getRandomValues webcrypto subtle " +
+    "request get createServer Agent fetch URL URLSearchParams fileURLToPath pathToFileURL " +
+    "format inspect promisify callbackify types deprecate TextEncoder TextDecoder " +
+    "env argv cwd exit nextTick hrtime pid memoryUsage uptime " +
+    "setTimeout setInterval setImmediate clearTimeout clearInterval " +
+    "EventEmitter once on Readable Writable Transform pipeline Buffer createInterface Worker isMainThread").split(" ")
+    .filter(function (n, i, all) { return all.indexOf(n) === i; });
+  g.__dshNodeStub = function (mod) {
+    return new Proxy(function () {}, {
+      get: function (t, key) {
+        if (key === "__esModule" || key === "then" || typeof key === "symbol") { return undefined; }
+        if (key === "default") { return g.__dshNodeStub(mod); }
+        if (key === "prototype" || key === "length" || key === "name") { return t[key]; }
+        return function () { return impure("node:" + mod + "." + String(key)); };
+      },
+      ownKeys: function (t) { return ["prototype"].concat(NODE_NAMES); },
+      getOwnPropertyDescriptor: function (t, key) {
+        if (key === "prototype") { return Object.getOwnPropertyDescriptor(t, key); }
+        if (NODE_NAMES.indexOf(key) < 0) { return undefined; }
+        return { configurable: true, enumerable: true, value: function () { return impure("node:" + mod + "." + String(key)); } };
+      },
+      apply: function () { return impure("node:" + mod); },
+      construct: function () { return impure("node:" + mod); }
+    });
+  };
+
+  // --- the value schema DSL (schema.ts) -------------------------------------
+  var ANNOTATIONS = ["description", "title", "default", "examples"];
+  function fail(msg) { throw new Error(msg); }
+  function isRecord(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+  function annotate(out, spec) {
+    ANNOTATIONS.forEach(function (k) { if (spec[k] !== undefined) { out[k] = spec[k]; } });
+  }
+  function compileValue(spec, path, seen) {
+    if (!isRecord(spec)) { fail(path + " must be a value schema object"); }
+    if (seen.indexOf(spec) >= 0) { fail(path + " is circular"); }
+    seen = seen.concat([spec]);
+    var out = {};
+    if (spec.type !== undefined && spec.oneOf !== undefined) { fail(path + " cannot declare both type and oneOf"); }
+    if (spec.oneOf !== undefined) {
+      if (!Array.isArray(spec.oneOf) || spec.oneOf.length < 2) { fail(path + ".oneOf must be an array of at least two value schemas"); }
+      out.oneOf = spec.oneOf.map(function (b, i) { return compileValue(b, path + ".oneOf[" + i + "]", seen); });
+      annotate(out, spec);
+      return out;
+    }
+    switch (spec.type) {
+      case "json":
+        annotate(out, spec);
+        return out;
+      case "object":
+        out.type = "object";
+        annotate(out, spec);
+        if (spec.additionalProperties !== true && spec.additionalProperties !== false) { fail(path + ".additionalProperties must be explicitly true or false"); }
+        out.additionalProperties = spec.additionalProperties;
+        if (spec.properties !== undefined) {
+          var compiled = compileProperties(spec.properties, path + ".properties", seen);
+          out.properties = compiled.properties;
+          if (compiled.required.length) { out.required = compiled.required; }
+        }
+        return out;
+      case "array":
+        out.type = "array";
+        annotate(out, spec);
+        if (spec.items !== undefined) { out.items = compileValue(spec.items, path + ".items", seen); }
+        return out;
+      case "string": case "number": case "integer": case "boolean": case "null":
+        out.type = spec.type;
+        annotate(out, spec);
+        if (spec.enum !== undefined) { out.enum = spec.enum; }
+        if (spec.const !== undefined) { out.const = spec.const; }
+        return out;
+    }
+    return fail(path + ".type must be string/number/integer/boolean/null/array/object/json, or use oneOf");
+  }
+  function compileProperties(props, path, seen) {
+    if (!isRecord(props)) { fail(path + " must be an object of value schemas"); }
+    var out = { properties: {}, required: [] };
+    Object.keys(props).forEach(function (k) {
+      var p = props[k];
+      if (isRecord(p) && p.required !== undefined && p.required !== true) { fail(path + "." + k + ".required must be true when present"); }
+      var spec = {};
+      if (isRecord(p)) { Object.keys(p).forEach(function (x) { if (x !== "required") { spec[x] = p[x]; } }); }
+      out.properties[k] = compileValue(isRecord(p) ? spec : p, path + "." + k, seen);
+      if (isRecord(p) && p.required === true) { out.required.push(k); }
+    });
+    return out;
+  }
+  function compileParameters(params) {
+    var c = compileProperties(params || {}, "parameters", []);
+    var out = { type: "object", properties: c.properties };
+    if (c.required.length) { out.required = c.required; }
+    return out;
+  }
+  var DEFINED = "__dshDefinedTool";
+  function defineTool(def) {
+    if (def && def[DEFINED]) { return def; }
+    if (!isRecord(def) || typeof def.name !== "string") { fail("defineTool: a tool needs a name"); }
+    var out = {};
+    Object.keys(def).forEach(function (k) { out[k] = def[k]; });
+    out.parameters = compileParameters(def.parameters);
+    if (isRecord(def.output)) {
+      out.output = {};
+      Object.keys(def.output).forEach(function (k) { out.output[k] = def.output[k]; });
+      out.output.schema = compileValue(def.output.schema, "schema", []);
+    }
+    Object.defineProperty(out, DEFINED, { value: true });
+    return out;
+  }
+
+  // --- the host packages a plugin imports ------------------------------------
+  function inert() {
+    return new Proxy(function () {}, {
+      get: function (t, key) {
+        if (key === "then" || typeof key === "symbol") { return undefined; }
+        return inert();
+      },
+      apply: function () { return inert(); },
+      construct: function () { return inert(); }
+    });
+  }
+  var host = {
+    defineTool: defineTool,
+    defineContentToolFixture: undefined,
+    Schema: inert(),
+    Context: function Context() {},
+    Service: function Service() {}
+  };
+  g.__dshHost = new Proxy(host, {
+    get: function (t, key) {
+      if (key in t) { return t[key]; }
+      if (key === "__esModule" || key === "then" || typeof key === "symbol") { return undefined; }
+      return inert();
+    }
+  });
+
+  // --- ctx: records tool definitions -------------------------------------------
+  var tools = [];
+  function register(def) {
+    var t = defineTool(def);
+    tools.push(t);
+    return function dispose() {};
+  }
+  g.__dshContext = function () {
+    var known = {
+      tools: new Proxy({ register: register, define: register, add: register, provide: register }, {
+        get: function (t, key) { return key in t ? t[key] : inert(); }
+      }),
+      tool: register,
+      registerTool: register,
+      defineTool: register,
+      plugin: function () { return inert(); },
+      on: function () { return function () {}; },
+      emit: noop,
+      logger: function () { return g.console; },
+      inject: function (deps, fn) { if (typeof fn === "function") { fn(g.__dshContext()); } }
+    };
+    return new Proxy(known, { get: function (t, key) { return key in t ? t[key] : inert(); } });
+  };
+  g.__dshTools = tools;
+
+  // --- calls from Go ---------------------------------------------------------------
+  function lossless(v) {
+    if (v === null || typeof v === "string" || typeof v === "boolean") { return true; }
+    if (typeof v === "number") { return isFinite(v) && !(v === 0 && 1 / v < 0); }
+    if (Array.isArray(v)) {
+      for (var i = 0; i < v.length; i++) { if (!(i in v) || !lossless(v[i])) { return false; } }
+      return true;
+    }
+    if (typeof v === "object") {
+      var proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) { return false; }
+      var keys = Object.keys(v);
+      for (var j = 0; j < keys.length; j++) { if (!lossless(v[keys[j]])) { return false; } }
+      return true;
+    }
+    return false;
+  }
+  // __dshCall runs one projector; it returns {u: true} for undefined,
+  // {bad: true} for a value that is not lossless JSON, else {j: text}.
+  g.__dshCall = function (i, which, argsText, secondText) {
+    var t = tools[i];
+    var args = JSON.parse(argsText);
+    var fn, second;
+    switch (which) {
+      case "render": fn = t.output.render; second = JSON.parse(secondText); break;
+      case "presentationMeta": fn = t.output.presentationMeta; second = JSON.parse(secondText); break;
+      case "presentCall": fn = t.presentCall; break;
+      case "presentResult": fn = t.presentResult; second = JSON.parse(secondText); break;
+    }
+    var out = which === "presentCall" ? fn.call(t, args) : fn.call(t.output && which !== "presentResult" ? t.output : t, args, second);
+    if (out === undefined) { return { u: true }; }
+    if (!lossless(out)) { return { bad: true }; }
+    return { j: JSON.stringify(out) };
+  };
+})(globalThis);

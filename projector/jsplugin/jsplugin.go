@@ -1,0 +1,523 @@
+// Package jsplugin loads a third-party DSH or LasmeX tool plugin (its built
+// ESM file, or its source directory, TypeScript included) and turns the
+// tools it defines into projector.Tools whose projectors run the plugin's
+// own JavaScript. The plugin is bundled in-process with esbuild (node:*
+// built-ins replaced by stubs that throw, host packages by a stand-in) and
+// runs in goja against a stand-in host: apply(ctx, config) registers tools
+// on a ctx that records them; every other service is inert. The sandbox has
+// no clock, randomness, timers, network or file system: a projector that
+// reaches for one fails with an ImpureError naming the global, and one that
+// runs past the deadline is interrupted with a TimeoutError.
+package jsplugin
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+//go:embed host.js
+var hostJS string
+
+// Deadline bounds one projector or presenter call.
+var Deadline = 2 * time.Second
+
+// LoadDeadline bounds bundling's output evaluation and apply().
+var LoadDeadline = 10 * time.Second
+
+// ImpureError: a projector reached for a global a pure function must not
+// use (Date.now, Math.random, fetch, process, a node:* module, ...).
+type ImpureError struct {
+	Tool, Projector, Global string
+}
+
+func (e *ImpureError) Error() string {
+	return fmt.Sprintf("%s of plugin tool %q reached for %s, which a pure projector must not use", e.Projector, e.Tool, e.Global)
+}
+
+// FindingClass names the verify finding class.
+func (e *ImpureError) FindingClass() string { return "impure" }
+
+// TimeoutError: a projector ran past Deadline and was interrupted.
+type TimeoutError struct {
+	Tool, Projector string
+	After           time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s of plugin tool %q did not return within %v and was stopped", e.Projector, e.Tool, e.After)
+}
+
+// FindingClass names the verify finding class.
+func (e *TimeoutError) FindingClass() string { return "projector-timeout" }
+
+// Plugin is a loaded plugin.
+type Plugin struct {
+	// Path is what was loaded; Name the plugin's name (its exported name,
+	// else the file or directory name), under which --config options are
+	// looked up.
+	Path, Name string
+	program    *goja.Program
+	config     string // JSON of the plugin's options
+	defs       []toolDef
+
+	mu      sync.Mutex
+	idle    []*vm
+	created int
+	max     int
+	free    *sync.Cond
+}
+
+type toolDef struct {
+	index                                 int
+	name                                  string
+	parameters, schema                    jsonv.Value
+	render, meta, presentCall, presResult bool
+}
+
+// vm is one goja runtime with the plugin loaded.
+type vm struct {
+	rt      *goja.Runtime
+	call    goja.Callable
+	calling bool   // a projector call is running: the traps throw
+	impure  string // the global the current call reached for
+}
+
+// Load bundles and loads the plugin at path; cfg supplies its options
+// (plugins[<name>]).
+func Load(path string, cfg projector.Config) (*Plugin, error) {
+	entry, err := entryPoint(path)
+	if err != nil {
+		return nil, err
+	}
+	code, err := bundle(entry)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	prog, err := goja.Compile(entry, code, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: compiling the bundle: %w", path, err)
+	}
+	p := &Plugin{Path: path, program: prog, max: max(runtime.GOMAXPROCS(0), 1)}
+	p.free = sync.NewCond(&p.mu)
+	p.Name = pluginName(path)
+	// The first runtime reads the plugin's name and definitions.
+	v, exported, err := p.newVM(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if exported != "" {
+		p.Name = strings.TrimPrefix(strings.TrimPrefix(exported, "dsh-"), "lasmex-")
+	}
+	p.idle = append(p.idle, v)
+	p.created = 1
+	return p, nil
+}
+
+// entryPoint picks the file to bundle: the file itself, or in a directory
+// package.json's module/main, else src/index.{ts,js,mjs}, index.*, dist/index.*.
+func entryPoint(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return filepath.Abs(path)
+	}
+	if b, err := os.ReadFile(filepath.Join(path, "package.json")); err == nil {
+		if v, err := jsonv.Parse(b); err == nil {
+			for _, k := range []string{"module", "main"} {
+				if s := v.Get(k).Str(); s != "" {
+					if _, err := os.Stat(filepath.Join(path, s)); err == nil {
+						return filepath.Abs(filepath.Join(path, s))
+					}
+				}
+			}
+		}
+	}
+	for _, c := range []string{"src/index.ts", "src/index.mts", "src/index.js", "src/index.mjs", "index.ts", "index.js", "index.mjs", "dist/index.js", "dist/index.mjs"} {
+		if _, err := os.Stat(filepath.Join(path, c)); err == nil {
+			return filepath.Abs(filepath.Join(path, c))
+		}
+	}
+	return "", fmt.Errorf("%s: no entry point (package.json main/module, src/index.ts, index.js, dist/index.js)", path)
+}
+
+func pluginName(path string) string {
+	base := filepath.Base(path)
+	for _, ext := range []string{".mjs", ".js", ".ts", ".mts"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+// hostPackage reports whether an import names the host (the harness and
+// its plugin framework): the stand-in answers for it.
+func hostPackage(p string) bool {
+	for _, pre := range []string{"cordis", "@cordisjs/", "@deepseek-harness/", "@dsh/", "@lasmex/", "lasmex", "deepseek-harness"} {
+		if p == strings.TrimSuffix(pre, "/") || strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+var nodeBuiltins = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields("assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain events fs fs/promises http http2 https inspector module net os path path/posix path/win32 perf_hooks process punycode querystring readline repl stream stream/promises string_decoder sys timers timers/promises tls trace_events tty url util util/types v8 vm wasi worker_threads zlib") {
+		nodeBuiltins[m] = true
+	}
+}
+
+// bundle runs esbuild: one IIFE whose exports land in __dshPlugin.
+func bundle(entry string) (string, error) {
+	stubs := api.Plugin{
+		Name: "dsh-replay-sandbox",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+				switch {
+				case strings.HasPrefix(a.Path, "node:"):
+					return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, "node:"), Namespace: "dsh-node"}, nil
+				case nodeBuiltins[a.Path]:
+					return api.OnResolveResult{Path: a.Path, Namespace: "dsh-node"}, nil
+				case hostPackage(a.Path):
+					return api.OnResolveResult{Path: a.Path, Namespace: "dsh-host"}, nil
+				}
+				return api.OnResolveResult{}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				s := fmt.Sprintf("module.exports = globalThis.__dshNodeStub(%q);", a.Path)
+				return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-host"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				s := "module.exports = globalThis.__dshHost;"
+				return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
+			})
+		},
+	}
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{entry},
+		Bundle:      true,
+		Write:       false,
+		Format:      api.FormatIIFE,
+		GlobalName:  "__dshPlugin",
+		Platform:    api.PlatformNeutral,
+		MainFields:  []string{"module", "main"},
+		Target:      api.ES2017,
+		Plugins:     []api.Plugin{stubs},
+		LogLevel:    api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		var msgs []string
+		for _, m := range res.Errors {
+			where := ""
+			if m.Location != nil {
+				where = fmt.Sprintf("%s:%d:%d: ", m.Location.File, m.Location.Line, m.Location.Column)
+			}
+			msgs = append(msgs, where+m.Text)
+		}
+		return "", fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
+	}
+	if len(res.OutputFiles) == 0 {
+		return "", errors.New("bundling produced no output")
+	}
+	return string(res.OutputFiles[0].Contents), nil
+}
+
+// newVM makes a runtime with the host, runs the bundle and apply(ctx,
+// config), and (for the first runtime) reads the tool definitions.
+func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
+	v := &vm{rt: goja.New()}
+	rt := v.rt
+	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
+	rt.Set("__dshImpure", func(name string) goja.Value {
+		if !v.calling {
+			return goja.Undefined()
+		}
+		if v.impure == "" {
+			v.impure = name
+		}
+		panic(rt.NewGoError(fmt.Errorf("%s is not available to a pure projector", name)))
+	})
+	timer := time.AfterFunc(LoadDeadline, func() { rt.Interrupt("load deadline") })
+	defer timer.Stop()
+	if _, err := rt.RunString(hostJS); err != nil {
+		return nil, "", fmt.Errorf("starting the stand-in host: %w", err)
+	}
+	if _, err := rt.RunProgram(p.program); err != nil {
+		return nil, "", fmt.Errorf("running the bundle: %w", jsError(err))
+	}
+	mod := rt.Get("__dshPlugin")
+	if mod == nil || goja.IsUndefined(mod) || goja.IsNull(mod) {
+		return nil, "", errors.New("the bundle exports nothing")
+	}
+	obj := mod.ToObject(rt)
+	// A default export may be the plugin object itself.
+	if def := obj.Get("default"); def != nil && !goja.IsUndefined(def) && !goja.IsNull(def) {
+		if d, ok := def.(*goja.Object); ok && d.Get("apply") != nil && !goja.IsUndefined(d.Get("apply")) {
+			obj = d
+		}
+	}
+	exported := ""
+	if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
+		if _, isFn := goja.AssertFunction(n); !isFn {
+			exported = n.String()
+		}
+	}
+	name := p.Name
+	if exported != "" {
+		name = strings.TrimPrefix(strings.TrimPrefix(exported, "dsh-"), "lasmex-")
+	}
+	opts := cfg.Plugin(name)
+	if opts.IsUndefined() {
+		opts = jsonv.Obj()
+	}
+	p.config = jsonv.Encode(opts)
+	config, err := rt.RunString("(" + p.config + ")")
+	if err != nil {
+		return nil, "", err
+	}
+	if apply, ok := goja.AssertFunction(obj.Get("apply")); ok {
+		ctx, _ := goja.AssertFunction(rt.Get("__dshContext"))
+		c, err := ctx(goja.Undefined())
+		if err != nil {
+			return nil, "", err
+		}
+		if _, err := apply(obj, c, config); err != nil {
+			return nil, "", fmt.Errorf("apply(ctx, config) threw: %w", jsError(err))
+		}
+	}
+	// Tools exported directly (a `tools` array or tool definitions) count too.
+	if ts := obj.Get("tools"); ts != nil && !goja.IsUndefined(ts) {
+		reg, _ := goja.AssertFunction(rt.Get("__dshContext"))
+		c, _ := reg(goja.Undefined())
+		if arr, ok := ts.Export().([]any); ok {
+			for i := range arr {
+				def := ts.ToObject(rt).Get(fmt.Sprint(i))
+				r, _ := goja.AssertFunction(c.ToObject(rt).Get("tool"))
+				if _, err := r(goja.Undefined(), def); err != nil {
+					return nil, "", fmt.Errorf("tools[%d]: %w", i, jsError(err))
+				}
+			}
+		}
+	}
+	call, ok := goja.AssertFunction(rt.Get("__dshCall"))
+	if !ok {
+		return nil, "", errors.New("stand-in host broken: no __dshCall")
+	}
+	v.call = call
+	if p.defs == nil {
+		if err := p.readDefs(rt); err != nil {
+			return nil, "", err
+		}
+	}
+	return v, exported, nil
+}
+
+func (p *Plugin) readDefs(rt *goja.Runtime) error {
+	tools := rt.Get("__dshTools").ToObject(rt)
+	n := int(tools.Get("length").ToInteger())
+	if n == 0 {
+		return errors.New("the plugin defines no tools (apply(ctx) registered none through ctx.tools.register, ctx.tool or ctx.registerTool, and it exports no tools)")
+	}
+	stringify, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
+	asJSON := func(v goja.Value) (jsonv.Value, error) {
+		s, err := stringify(goja.Undefined(), v)
+		if err != nil {
+			return jsonv.Value{}, err
+		}
+		if goja.IsUndefined(s) {
+			return jsonv.Value{}, nil
+		}
+		return jsonv.ParseString(s.String())
+	}
+	isFn := func(o *goja.Object, k string) bool {
+		if o == nil {
+			return false
+		}
+		_, ok := goja.AssertFunction(o.Get(k))
+		return ok
+	}
+	for i := 0; i < n; i++ {
+		t := tools.Get(fmt.Sprint(i)).ToObject(rt)
+		d := toolDef{index: i, name: t.Get("name").String()}
+		var err error
+		if d.parameters, err = asJSON(t.Get("parameters")); err != nil {
+			return fmt.Errorf("tool %q: parameters: %w", d.name, err)
+		}
+		var out *goja.Object
+		if o := t.Get("output"); o != nil && !goja.IsUndefined(o) {
+			out = o.ToObject(rt)
+			if d.schema, err = asJSON(out.Get("schema")); err != nil {
+				return fmt.Errorf("tool %q: output schema: %w", d.name, err)
+			}
+		}
+		d.render, d.meta = isFn(out, "render"), isFn(out, "presentationMeta")
+		d.presentCall, d.presResult = isFn(t, "presentCall"), isFn(t, "presentResult")
+		p.defs = append(p.defs, d)
+	}
+	return nil
+}
+
+// thrownMessage is upstream's message of a thrown value: Error.message,
+// else an object's string message, else String(thrown).
+func thrownMessage(err error) string {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		if o, ok := ex.Value().(*goja.Object); ok {
+			if m := o.Get("message"); m != nil && !goja.IsUndefined(m) {
+				if _, isStr := m.Export().(string); isStr {
+					return m.String()
+				}
+			}
+		}
+		return ex.Value().String()
+	}
+	return err.Error()
+}
+
+func jsError(err error) error {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return errors.New(strings.TrimSpace(ex.Value().String()))
+	}
+	return err
+}
+
+// get borrows a runtime (one per goroutine at a time: goja is not safe for
+// concurrent use), making one when all are busy and fewer than max exist.
+func (p *Plugin) get(cfg projector.Config) (*vm, error) {
+	p.mu.Lock()
+	for len(p.idle) == 0 && p.created >= p.max {
+		p.free.Wait()
+	}
+	if n := len(p.idle); n > 0 {
+		v := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return v, nil
+	}
+	p.created++
+	p.mu.Unlock()
+	v, _, err := p.newVM(cfg)
+	if err != nil {
+		p.mu.Lock()
+		p.created--
+		p.free.Signal()
+		p.mu.Unlock()
+		return nil, err
+	}
+	return v, nil
+}
+
+func (p *Plugin) put(v *vm) {
+	p.mu.Lock()
+	p.idle = append(p.idle, v)
+	p.free.Signal()
+	p.mu.Unlock()
+}
+
+// invoke runs one projector of tool d: which is render, presentationMeta,
+// presentCall or presentResult. It returns the undefined Value for
+// undefined and for a value that is not lossless JSON.
+func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, second jsonv.Value) (jsonv.Value, error) {
+	v, err := p.get(cfg)
+	if err != nil {
+		return jsonv.Value{}, err
+	}
+	defer p.put(v)
+	rt := v.rt
+	v.calling, v.impure = true, ""
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(Deadline, func() { timedOut.Store(true); rt.Interrupt("deadline") })
+	secondText := "null"
+	if second.IsDefined() {
+		secondText = jsonv.Encode(second)
+	}
+	res, err := v.call(goja.Undefined(), rt.ToValue(d.index), rt.ToValue(which), rt.ToValue(jsonv.Encode(args)), rt.ToValue(secondText))
+	timer.Stop()
+	rt.ClearInterrupt()
+	v.calling = false
+	switch {
+	case v.impure != "":
+		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure}
+	case timedOut.Load():
+		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline}
+	case err != nil:
+		return jsonv.Value{}, &projector.Throw{Message: thrownMessage(err)}
+	}
+	o := res.ToObject(rt)
+	switch {
+	case o.Get("u") != nil && o.Get("u").ToBoolean():
+		return jsonv.Value{}, nil
+	case o.Get("bad") != nil && o.Get("bad").ToBoolean():
+		// Not lossless JSON: undefined, which the contract reports as
+		// "returned non-lossless JSON" for render and presentationMeta.
+		return jsonv.Value{}, nil
+	}
+	return jsonv.ParseString(o.Get("j").String())
+}
+
+// Tools are the plugin's tool definitions as projector tools.
+func (p *Plugin) Tools(cfg projector.Config) []*projector.Tool {
+	var out []*projector.Tool
+	for i := range p.defs {
+		d := &p.defs[i]
+		t := &projector.Tool{Name: d.name, Plugin: p.Name, Parameters: d.parameters}
+		if !t.Parameters.IsObject() {
+			t.Parameters = jsonv.MustParse(`{"type":"object","properties":{}}`)
+		}
+		if d.render {
+			t.Output = &projector.Output{Schema: d.schema}
+			if !t.Output.Schema.IsDefined() {
+				t.Output.Schema = jsonv.Obj()
+			}
+			t.Output.Render = func(args, value jsonv.Value) (jsonv.Value, error) {
+				return p.invoke(cfg, d, "render", args, value)
+			}
+			if d.meta {
+				t.Output.PresentationMeta = func(args, value jsonv.Value) (jsonv.Value, error) {
+					return p.invoke(cfg, d, "presentationMeta", args, value)
+				}
+			}
+		}
+		if d.presentCall {
+			t.PresentCall = func(args jsonv.Value) jsonv.Value {
+				v, err := p.invoke(cfg, d, "presentCall", args, jsonv.Value{})
+				if err != nil {
+					panic(err)
+				}
+				return v
+			}
+		}
+		if d.presResult {
+			t.PresentResult = func(args jsonv.Value, r projector.Result) jsonv.Value {
+				ms := []jsonv.Member{jsonv.M("content", r.Content), jsonv.M("isError", jsonv.BoolValue(r.IsError))}
+				if r.Meta.IsDefined() {
+					ms = append(ms, jsonv.M("meta", r.Meta))
+				}
+				v, err := p.invoke(cfg, d, "presentResult", args, jsonv.Obj(ms...))
+				if err != nil {
+					panic(err)
+				}
+				return v
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}

@@ -1,0 +1,377 @@
+package jsplugin_test
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+const plugins = "../../testdata/plugins"
+
+func load(t testing.TB, name string) (*jsplugin.Plugin, map[string]*projector.Tool) {
+	t.Helper()
+	p, err := jsplugin.Load(filepath.Join(plugins, name), projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*projector.Tool{}
+	for _, tool := range p.Tools(projector.Config{}) {
+		tools[tool.Name] = tool
+	}
+	return p, tools
+}
+
+func js(s string) jsonv.Value { return jsonv.MustParse(s) }
+
+func TestPurePlugin(t *testing.T) {
+	for _, src := range []string{"todo", "todo.mjs"} { // the TypeScript source and the built ESM file
+		t.Run(src, func(t *testing.T) {
+			p, tools := load(t, src)
+			if p.Name != "tool-todo-example" || len(tools) != 2 {
+				t.Fatalf("plugin %q with %d tools", p.Name, len(tools))
+			}
+			wc := tools["word_count"]
+			content, err := wc.RunRender(js(`{"text":"a b","label":"doc"}`), js(`{"words":2,"lines":1}`))
+			if err != nil || jsonv.Encode(content) != `[{"type":"text","text":"doc: 2 words, 1 lines"}]` {
+				t.Errorf("render: %s %v", jsonv.Encode(content), err)
+			}
+			meta, ok, err := wc.RunPresentationMeta(js(`{"text":""}`), js(`{"words":0,"lines":1}`))
+			if !ok || err != nil || jsonv.Encode(meta) != `{"words":0,"lines":1}` {
+				t.Errorf("meta: %s %v %v", jsonv.Encode(meta), ok, err)
+			}
+			view, err := wc.CallView(js(`{"text":"x","label":"a"}`))
+			if err != nil || jsonv.Encode(view) != `{"card":"generic","title":"Count words in a","kind":"read"}` {
+				t.Errorf("presentCall: %s %v", jsonv.Encode(view), err)
+			}
+			// defineTool's soft validation: text is required.
+			if view, err := wc.CallView(js(`{"label":"a"}`)); err != nil || view.IsDefined() {
+				t.Errorf("soft validation: %s %v", jsonv.Encode(view), err)
+			}
+			res, err := wc.ResultView(js(`{"text":"x"}`), projector.Result{Content: js(`[]`), Meta: js(`{"words":1,"lines":1}`)})
+			if err != nil || jsonv.Encode(res) != `{"card":"generic","title":"1 words · 1 lines"}` {
+				t.Errorf("presentResult: %s %v", jsonv.Encode(res), err)
+			}
+			if res, _ := wc.ResultView(js(`{"text":"x"}`), projector.Result{Content: js(`[]`)}); res.IsDefined() {
+				t.Errorf("presentResult without meta returns a view: %s", jsonv.Encode(res))
+			}
+		})
+	}
+}
+
+// The value schema DSL compiles as upstream's does: the example's
+// todo_write parameters (written from the spec) equal the Go port's, byte
+// for byte.
+func TestDSLCompilesLikeThePort(t *testing.T) {
+	_, tools := load(t, "todo")
+	reg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := reg.Lookup("todo_write")
+	if got, want := jsonv.Encode(tools["todo_write"].Parameters), jsonv.Encode(port.Parameters); got != want {
+		t.Errorf("parameters\n got %s\nwant %s", got, want)
+	}
+	if got, want := jsonv.Encode(tools["todo_write"].Output.Schema), jsonv.Encode(port.Output.Schema); got != want {
+		t.Errorf("output schema\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestImpurePlugin(t *testing.T) {
+	_, tools := load(t, "impure")
+	_, err := tools["stamp"].RunRender(js(`{"note":"n"}`), js(`"ok"`))
+	var f *projector.Failure
+	if !errors.As(err, &f) || f.Class != "impure" || !strings.Contains(f.Message, "Date.now") {
+		t.Errorf("render: %#v", err)
+	}
+	_, err = tools["stamp"].CallView(js(`{"note":"n"}`))
+	if !errors.As(err, &f) || f.Class != "impure" || !strings.Contains(f.Message, "Math.random") {
+		t.Errorf("presentCall: %#v", err)
+	}
+}
+
+func TestThrowingPlugin(t *testing.T) {
+	_, tools := load(t, "throws")
+	_, err := tools["broken"].RunRender(js(`{"x":1}`), js(`{}`))
+	var f *projector.Failure
+	if !errors.As(err, &f) || f.Class != "" || f.Message != `tool "broken" returned invalid output: output.render failed: cannot render 1` {
+		t.Errorf("render: %#v", err)
+	}
+}
+
+func TestLoopingPlugin(t *testing.T) {
+	old := jsplugin.Deadline
+	jsplugin.Deadline = 100 * time.Millisecond
+	defer func() { jsplugin.Deadline = old }()
+	_, tools := load(t, "loops")
+	_, err := tools["spin"].RunRender(js(`{}`), js(`{}`))
+	var f *projector.Failure
+	if !errors.As(err, &f) || f.Class != "projector-timeout" {
+		t.Fatalf("render: %#v", err)
+	}
+	// The runtime is usable again after the interrupt.
+	_, err = tools["spin"].RunRender(js(`{}`), js(`{}`))
+	if !errors.As(err, &f) || f.Class != "projector-timeout" {
+		t.Errorf("second render: %#v", err)
+	}
+
+}
+
+// writePlugin writes a one-file plugin whose render runs body.
+func writePlugin(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := `import { defineTool } from '@deepseek-harness/tools'
+import * as fs from 'node:fs'
+import path from 'path'
+export function apply(ctx) {
+  ctx.tools.register(defineTool({
+    name: 'probe',
+    parameters: {},
+    output: { schema: { type: 'json' }, render: (args, value) => { ` + body + ` } },
+  }))
+}
+`
+	p := filepath.Join(dir, "index.ts")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSandboxGlobals(t *testing.T) {
+	for _, c := range []struct{ body, global string }{
+		{`return [{type:'text', text: String(new Date())}]`, "Date"},
+		{`return [{type:'text', text: String(Date.now())}]`, "Date.now"},
+		{`return [{type:'text', text: String(Math.random())}]`, "Math.random"},
+		{`fetch('http://127.0.0.1/'); return []`, "fetch"},
+		{`return [{type:'text', text: process.env.HOME}]`, "process"},
+		{`setTimeout(() => {}, 1); return []`, "setTimeout"},
+		{`return [{type:'text', text: fs.readFileSync('/etc/hostname', 'utf8')}]`, "node:fs.readFileSync"},
+		{`return [{type:'text', text: path.join('a', 'b')}]`, "node:path.join"},
+		{`require('child_process').execSync('ls'); return []`, "node:child_process.execSync"},
+	} {
+		p, err := jsplugin.Load(writePlugin(t, c.body), projector.Config{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.global, err)
+		}
+		_, err = p.Tools(projector.Config{})[0].RunRender(js(`{}`), js(`{}`))
+		var f *projector.Failure
+		if !errors.As(err, &f) || f.Class != "impure" || !strings.Contains(f.Message, "reached for "+c.global+",") {
+			t.Errorf("%s: %v", c.global, err)
+		}
+	}
+	// What is pure stays allowed: a date from a number, JSON, Math.
+	p, err := jsplugin.Load(writePlugin(t, `return [{type:'text', text: new Date(0).toISOString() + ' ' + Math.max(1, 2) + JSON.stringify({a: [1]})}]`), projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, err := p.Tools(projector.Config{})[0].RunRender(js(`{}`), js(`{}`))
+	if err != nil || jsonv.Encode(content) != `[{"type":"text","text":"1970-01-01T00:00:00.000Z 2{\"a\":[1]}"}]` {
+		t.Errorf("pure code: %s %v", jsonv.Encode(content), err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ file, src, want string }{
+		{"syntax.js", "export function apply( {", "bundling"},
+		{"none.js", "export const name = 'x'", "defines no tools"},
+		{"throws.js", "export function apply() { throw new Error('no') }", "apply(ctx, config) threw: Error: no"},
+	} {
+		p := filepath.Join(dir, c.file)
+		os.WriteFile(p, []byte(c.src), 0o644)
+		if _, err := jsplugin.Load(p, projector.Config{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.file, err, c.want)
+		}
+	}
+	if _, err := jsplugin.Load(filepath.Join(dir, "missing"), projector.Config{}); err == nil {
+		t.Error("missing path loads")
+	}
+}
+
+// Replay workers call projectors from many goroutines; each borrows its
+// own runtime.
+func TestConcurrentCalls(t *testing.T) {
+	_, tools := load(t, "todo")
+	wc := tools["word_count"]
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				v := jsonv.Obj(jsonv.M("words", jsonv.Int(g*100+i)), jsonv.M("lines", jsonv.Int(1)))
+				content, err := wc.RunRender(js(`{"text":"x"}`), v)
+				want := `[{"type":"text","text":"text: ` + jsonv.Encode(jsonv.Int(g*100+i)) + ` words, 1 lines"}]`
+				if err != nil || jsonv.Encode(content) != want {
+					t.Errorf("goroutine %d call %d: %s %v", g, i, jsonv.Encode(content), err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+}
+
+// FuzzPluginProjectors: any arguments and value reach the JavaScript
+// projectors without a panic escaping; a result is lossless JSON or a
+// contained failure.
+func FuzzPluginProjectors(f *testing.F) {
+	f.Add(`{"text":"a b","label":"x"}`, `{"words":2,"lines":1}`)
+	f.Add(`{"todos":[]}`, `{"todos":[],"counts":{"pending":0,"inProgress":0,"completed":0}}`)
+	f.Add(`"str"`, `[1,2]`)
+	f.Add(`{"text":"\ud800"}`, `{"words":1e400}`)
+	_, tools := load(f, "todo")
+	f.Fuzz(func(t *testing.T, a, v string) {
+		args, err1 := jsonv.ParseString(a)
+		value, err2 := jsonv.ParseString(v)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		for _, tool := range tools {
+			if c, err := tool.RunRender(args, value); err == nil && !projector.IsLossless(c) {
+				t.Fatalf("%s render returned %s", tool.Name, jsonv.Encode(c))
+			}
+			tool.CallView(args)
+			tool.ResultView(args, projector.Result{Content: value, Meta: value})
+		}
+	})
+}
+
+// The cost of one call through JavaScript against the Go port of the same
+// tool: todo_write, verified end to end (schema, render, presenters).
+func BenchmarkVerifyCallTodo(b *testing.B) {
+	call := todoCall(b)
+	goReg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jsReg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, tools := load(b, "todo")
+	if _, err := jsReg.Replace(tools["todo_write"]); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		reg  *projector.Registry
+	}{{"go-port", goReg}, {"js-plugin", jsReg}} {
+		eng := replay.NewEngine(c.reg, replay.Options{})
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				rs := eng.VerifyCall(call)
+				if rs[0].Status != replay.Verified || !rs[0].HasValue {
+					b.Fatalf("%+v", rs[0])
+				}
+			}
+		})
+	}
+}
+
+func todoCall(b testing.TB) *logformat.Call {
+	var call *logformat.Call
+	_, err := logformat.ReadCalls(filepath.Join(plugins, "logs", "todo.jsonl"), logformat.Options{DecodeValues: true}, func(c *logformat.Call) error {
+		if call == nil {
+			cc := *c
+			call = &cc
+		}
+		return nil
+	})
+	if err != nil || call == nil {
+		b.Fatal(err)
+	}
+	return call
+}
+
+// TestUpstreamCrossCheck loads the upstream first-party plugins from an
+// upstream checkout (DSH_REPLAY_UPSTREAM=DIR; skipped otherwise) and holds
+// their projectors to the Go ports on the worked conformance examples.
+func TestUpstreamCrossCheck(t *testing.T) {
+	dir := os.Getenv("DSH_REPLAY_UPSTREAM")
+	if dir == "" {
+		t.Skip("set DSH_REPLAY_UPSTREAM to an upstream checkout")
+	}
+	conf := sharedtest.Dir(t, "conformance")
+	var pluginDirs []string
+	filepath.WalkDir(filepath.Join(dir, "packages"), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "tests" || d.Name() == "dist") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "package.json" && strings.Contains(filepath.Base(filepath.Dir(p)), "tool-") {
+			pluginDirs = append(pluginDirs, filepath.Dir(p))
+		}
+		return nil
+	})
+	reg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsTools := map[string]*projector.Tool{}
+	for _, d := range pluginDirs {
+		p, err := jsplugin.Load(d, projector.Config{})
+		if err != nil {
+			t.Logf("%s: not loaded: %v", d, err)
+			continue
+		}
+		for _, tool := range p.Tools(projector.Config{}) {
+			jsTools[tool.Name] = tool
+		}
+	}
+	agree, differ := 0, 0
+	for _, file := range []string{"fs-examples.jsonl", "other-examples.jsonl"} {
+		f, err := os.Open(filepath.Join(conf, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			rec := jsonv.MustParse(sc.Text())
+			name := rec.Get("tool").Str()
+			jt, gt := jsTools[name], reg.Lookup(name)
+			if jt == nil || gt == nil || rec.Has("config") {
+				continue
+			}
+			args, value := rec.Get("args"), rec.Get("value")
+			same := func(a, b jsonv.Value, ea, eb error) bool {
+				return (ea == nil) == (eb == nil) && jsonv.Encode(a) == jsonv.Encode(b)
+			}
+			ok := true
+			if value.IsDefined() && !value.IsNull() && jt.Output != nil && gt.Output != nil {
+				a, ea := jt.RunRender(args, value)
+				b, eb := gt.RunRender(args, value)
+				ok = ok && same(a, b, ea, eb)
+			}
+			a, ea := jt.CallView(args)
+			b, eb := gt.CallView(args)
+			ok = ok && same(a, b, ea, eb)
+			if ok {
+				agree++
+			} else {
+				differ++
+				t.Errorf("%s:%s: the upstream plugin and the Go port differ", file, name)
+			}
+
+		}
+		f.Close()
+	}
+	t.Logf("upstream plugins: %d loaded tools; conformance examples: %d agree, %d differ", len(jsTools), agree, differ)
+}
