@@ -53,15 +53,19 @@ recorded content and meta; both presenters run on the recorded arguments and
 result. Logs without values still run the presenters. Everything is collected
 (no fail-fast) and reported in log order whatever --jobs says.
 
-PATH is a .jsonl or .jsonl.zstd file, a directory (searched recursively), or
-"-" for stdin. verify never writes anything except the report files named
+PATH is a .jsonl or .jsonl.zstd file, a directory (searched recursively,
+narrowed with --include/--exclude), or "-" for stdin. verify never writes anything except the report files named
 with --report (and, for the github format, the job summary named by
 $GITHUB_STEP_SUMMARY).
 
 Divergence classes: content-mismatch (whitespace-only, crlf-only,
 trailing-newline), meta-mismatch, meta-missing, meta-unexpected,
 schema-invalid, render-failed, meta-failed, presenter-failed,
-nondeterministic, log-corrupt, unknown-event, no-projector.
+nondeterministic, log-corrupt, unknown-event, no-projector, impure and
+projector-timeout (--plugin). Notices (failures only under --strict):
+not-a-session-log (a JSON-lines file of another kind found in a directory;
+named on the command line it is exit 3), calls-without-records,
+presenter-declined.
 
 Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 (unreadable or corrupt log, internal error).`,
