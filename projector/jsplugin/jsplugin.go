@@ -278,15 +278,19 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 			exported = n.String()
 		}
 	}
-	name := p.Name
-	if exported != "" {
-		name = strings.TrimPrefix(strings.TrimPrefix(exported, "dsh-"), "lasmex-")
+	// The first runtime (made by Load, before any concurrent use) settles
+	// the options; later ones only read them.
+	if p.config == "" {
+		name := p.Name
+		if exported != "" {
+			name = strings.TrimPrefix(strings.TrimPrefix(exported, "dsh-"), "lasmex-")
+		}
+		opts := cfg.Plugin(name)
+		if opts.IsUndefined() {
+			opts = jsonv.Obj()
+		}
+		p.config = jsonv.Encode(opts)
 	}
-	opts := cfg.Plugin(name)
-	if opts.IsUndefined() {
-		opts = jsonv.Obj()
-	}
-	p.config = jsonv.Encode(opts)
 	config, err := rt.RunString("(" + p.config + ")")
 	if err != nil {
 		return nil, "", err
