@@ -752,22 +752,57 @@ var toolCallTag = []byte(`"tool-call`)
 
 // toolChunkID is the call id of an assistant/chunk's data when the chunk
 // streams a tool call (tool-call-delta, or block-end of a tool-call block).
+// It walks the raw members instead of parsing: chunk lines are most of a
+// log.
 func toolChunkID(data []byte) string {
 	if !bytes.Contains(data, toolCallTag) {
 		return ""
 	}
-	v, err := jsonv.Parse(data)
-	if err != nil {
-		return ""
-	}
-	ch := v.Get("chunk")
-	switch ch.Get("type").Str() {
-	case "tool-call-delta":
-		return ch.Get("id").Str()
-	case "block-end":
-		if b := ch.Get("block"); b.Get("type").Str() == "tool-call" {
-			return b.Get("id").Str()
+	r := jsonv.NewObjectReader(data, false)
+	for r.Next() {
+		if string(r.Key()) != "chunk" {
+			r.Skip()
+			continue
 		}
+		ch, ok := r.EnterObject()
+		if !ok {
+			return ""
+		}
+		return chunkCallID(&ch, "tool-call-delta")
+	}
+	return ""
+}
+
+// chunkCallID reads {type, id} of a chunk (type want), or of the block of a
+// block-end chunk (type tool-call).
+func chunkCallID(r *jsonv.ObjectReader, want string) string {
+	var typ, id string
+	for r.Next() {
+		switch string(r.Key()) {
+		case "type":
+			typ, _ = stringValue(r)
+		case "id":
+			id, _ = stringValue(r)
+		case "block":
+			if want == "tool-call-delta" {
+				if b, ok := r.EnterObject(); ok {
+					if bid := chunkCallID(&b, "tool-call"); bid != "" {
+						id, typ = bid, "block-end"
+					}
+					r.LeaveObject(&b)
+					continue
+				}
+			}
+			r.Skip()
+		default:
+			r.Skip()
+		}
+	}
+	switch {
+	case typ == want:
+		return id
+	case want == "tool-call-delta" && typ == "block-end":
+		return id
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -158,7 +159,6 @@ type reader struct {
 	// chunkCalls are call ids streamed as tool-call chunks that no
 	// assistant/message, tool/call or tool/result has named yet (first line).
 	chunkCalls map[string]int
-	chunkOrder []string
 
 	batchBytes int // plaintext per batch
 }
@@ -535,21 +535,22 @@ func (rd *reader) streamedCall(id string, line int) {
 		rd.chunkCalls = map[string]int{}
 	}
 	rd.chunkCalls[id] = line
-	rd.chunkOrder = append(rd.chunkOrder, id)
 }
 
 // callsWithoutRecords reports tool calls that exist only as streamed model
 // chunks: there is nothing to verify for them, which must not pass silently.
 func (rd *reader) callsWithoutRecords() {
-	var ids []string
-	for _, id := range rd.chunkOrder {
-		if _, left := rd.chunkCalls[id]; left {
-			ids = append(ids, id)
-		}
+	ids := make([]string, 0, len(rd.chunkCalls))
+	for id := range rd.chunkCalls {
+		ids = append(ids, id)
 	}
 	if len(ids) == 0 {
 		return
 	}
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := rd.chunkCalls[ids[i]], rd.chunkCalls[ids[j]]
+		return a < b || a == b && ids[i] < ids[j]
+	})
 	first := rd.chunkCalls[ids[0]]
 	what := fmt.Sprintf("tool call %s is", jsonv.Quote(ids[0]))
 	if len(ids) > 1 {
