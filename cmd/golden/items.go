@@ -286,6 +286,11 @@ func (g *goldenRun) loadUnit(u *pendingUnit) *unitState {
 	for _, kind := range []string{kindCardsText, kindCardsJSON} {
 		p, ok := u.files[kind]
 		if !ok {
+			// Not pending: the golden as it is, for context.
+			ext := map[string]string{kindCardsText: cardsTextExt, kindCardsJSON: cardsJSONExt}[kind]
+			if data, err := os.ReadFile(u.base + ext); err == nil {
+				st.cur[kind] = parseSegs(kind, data, true)
+			}
 			continue
 		}
 		curData, err := os.ReadFile(target(p))
@@ -379,6 +384,13 @@ func (g *goldenRun) reviews(st *unitState) []*callReview {
 		r := by[id]
 		if r.tool == "" {
 			r.tool = st.tools[id]
+		}
+		if id != "" && r.cardOld == "" && r.cardNew == "" {
+			// The card did not change: show it for context.
+			if cur, ok := st.cur[kindCardsText]; ok && cur.ok {
+				r.cardOld = rootText(cur, id, st.rootOf)
+				r.cardNew = r.cardOld
+			}
 		}
 		if id == "" {
 			for _, kind := range r.whole {

@@ -554,3 +554,48 @@ func ciCLI(t *testing.T, args ...string) (string, string, int) {
 	code := Run(args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
+
+// Keys typed faster than the terminal is read arrive as one run of runes;
+// each still counts.
+func TestReviewerRunOfKeys(t *testing.T) {
+	dir := pendingDrift(t)
+	g := &goldenRun{o: &goldenOptions{maxLines: 200}, stdout: io.Discard, stderr: io.Discard}
+	_, revs, err := g.pendingReviews([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newReviewer(g, revs)
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("ssa")})
+	if m.count("skipped") != 2 || m.count("accepted") != 1 || m.idx != 3 {
+		t.Errorf("after \"ssa\": %s, at %d", m.summary(), m.idx)
+	}
+}
+
+// A call whose card did not change still shows it, for context.
+func TestReviewerShowsUnchangedCard(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	dir := t.TempDir()
+	for _, f := range []string{"drift/session.jsonl", "accepted/session.cards.txt", "accepted/session.cards.ndjson"} {
+		b, err := os.ReadFile(goldenData(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644)
+	}
+	if _, _, code := goldenCLI(t, "golden", "update", "--review", dir); code != cmdutil.ExitOK {
+		t.Fatal("update --review")
+	}
+	g := &goldenRun{o: &goldenOptions{}, stdout: io.Discard, stderr: io.Discard}
+	_, revs, err := g.pendingReviews([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newReviewer(g, revs)
+	for m.revs[m.idx].call != "call_grep_1" {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s")})
+	}
+	body := m.body()
+	if !strings.Contains(body, "card (unchanged)") || !strings.Contains(body, "╰ grep · call_grep_1 · session.jsonl:16") || !strings.Contains(body, `-   "total": 4`) {
+		t.Errorf("body:\n%s", body)
+	}
+}

@@ -271,6 +271,21 @@ func (m *reviewer) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.help.Width = m.width
 		m.refresh()
 	case tea.KeyMsg:
+		// Keys typed faster than the terminal is read arrive as one run
+		// of runes: each is its own key.
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				if m.done {
+					break
+				}
+				_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				if cmd != nil {
+					cmds = append(cmds, cmd)
+				}
+			}
+			return m, tea.Sequence(cmds...)
+		}
 		k := m.keys
 		switch {
 		case key.Matches(msg, k.Quit):
@@ -447,10 +462,15 @@ func (m *reviewer) body() string {
 			b.WriteString(m.st.dim.Render(p.title) + "\n" + p.text + "\n")
 		}
 	default:
-		section("card before")
-		b.WriteString(cardBox(r.cardOld) + "\n\n")
-		section("card after")
-		b.WriteString(cardBox(r.cardNew) + "\n\n")
+		if r.cardOld == r.cardNew && r.cardOld != "" {
+			section("card (unchanged)")
+			b.WriteString(r.cardOld + "\n\n")
+		} else {
+			section("card before")
+			b.WriteString(cardBox(r.cardOld) + "\n\n")
+			section("card after")
+			b.WriteString(cardBox(r.cardNew) + "\n\n")
+		}
 		section("golden diff")
 		for _, l := range r.diffLines(m.g, 0) {
 			b.WriteString(m.paintDiff(cards.Truncate(l, w)) + "\n")
