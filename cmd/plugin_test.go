@@ -54,6 +54,15 @@ func TestVerifyPlugins(t *testing.T) {
 		!strings.Contains(out, "plugin tool: word_count from plugin tool-todo-example") || strings.Contains(out, "word_count from plugin tool-todo-example ("+pluginData+"/todo), replacing") {
 		t.Errorf("text report:\n%s", out)
 	}
+	// So do the HTML report and the job summary.
+	dir := t.TempDir()
+	t.Setenv("GITHUB_STEP_SUMMARY", dir+"/summary.md")
+	verifyCLI(t, "", "--format", "github", "--report", "html="+dir+"/r.html", "--plugin", pluginData+"/todo", pluginData+"/logs/todo.jsonl")
+	for _, f := range []string{"summary.md", "r.html"} {
+		if b := readFile(t, dir+"/"+f); !strings.Contains(b, "todo_write from plugin tool-todo-example") {
+			t.Errorf("%s does not name the plugin tools", f)
+		}
+	}
 	// --shake re-runs the JavaScript projectors too (in this process and in
 	// the perturbed children).
 	shakeChildEnv = []string{"DSH_REPLAY_AS_CLI=1"}

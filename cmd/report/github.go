@@ -126,6 +126,9 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 	var b strings.Builder
 	b.WriteString("## dsh-replay verify\n\n")
 	b.WriteString("**" + verdict(t) + "**\n\n")
+	for _, pt := range t.PluginTools {
+		b.WriteString("Plugin tool: " + mdText(pt) + "\n\n")
+	}
 	if s.o.HTMLReport != "" {
 		b.WriteString("HTML report with every card and finding: `" + strings.ReplaceAll(s.o.HTMLReport, "`", "'") + "` (upload it as an artifact and open it in a browser).\n\n")
 	}
