@@ -59,7 +59,7 @@ func TestVerifyPlugins(t *testing.T) {
 	t.Setenv("GITHUB_STEP_SUMMARY", dir+"/summary.md")
 	verifyCLI(t, "", "--format", "github", "--report", "html="+dir+"/r.html", "--plugin", pluginData+"/todo", pluginData+"/logs/todo.jsonl")
 	for _, f := range []string{"summary.md", "r.html"} {
-		if b := readFile(t, dir+"/"+f); !strings.Contains(b, "todo_write from plugin tool-todo-example") {
+		if b := readFile(t, dir+"/"+f); !strings.Contains(b, "from plugin tool-todo-example") {
 			t.Errorf("%s does not name the plugin tools", f)
 		}
 	}
