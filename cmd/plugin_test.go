@@ -1,10 +1,14 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
@@ -103,5 +107,38 @@ func TestShowAndGoldenPlugin(t *testing.T) {
 	// The cards drawn without the plugin differ: check says so.
 	if _, _, code := goldenCLI(t, "golden", "check", dir+"/todo.jsonl"); code != ExitDivergence {
 		t.Errorf("golden check without the plugin: exit %d", code)
+	}
+}
+
+// TestPluginFromARecordedDefinition: a real log defines a tool at run time
+// (cordis_define with the plugin's code) and calls it from Code Mode. The
+// code, loaded as a plugin, registers through the same host calls the
+// stand-in offers (harness.registerTool(ctx, harness.defineTool(...))), and
+// its call is then no longer unverified.
+func TestPluginFromARecordedDefinition(t *testing.T) {
+	log := sharedtest.Dir(t, "fixtures", "lasmex", "scripts", "snapshots", "python-sdk-single-exe", "advanced", "session.jsonl")
+	var code string
+	_, err := logformat.ReadCalls(log, logformat.Options{}, func(c *logformat.Call) error {
+		if c.Name == "cordis_define" && code == "" {
+			code = c.Arguments.Get("code").Get("host").Str()
+		}
+		return nil
+	})
+	if err != nil || code == "" {
+		t.Fatalf("no cordis_define code in %s (%v)", log, err)
+	}
+	plugin := filepath.Join(t.TempDir(), "defined.js")
+	src := "export const name = 'cordis-defined'\nexport function apply(ctx) {\n  const make = (function () {\n" + code + "\n  })()\n  make(ctx)\n}\n"
+	if err := os.WriteFile(plugin, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code2 := verifyCLI(t, "", "--format", "json", log)
+	if code2 != ExitOK || !strings.Contains(out, `"tool":"snapshot_double","projector":"-"`) {
+		t.Fatalf("without the plugin snapshot_double is unverified: exit %d %s", code2, errs)
+	}
+	out, errs, code2 = verifyCLI(t, "", "--format", "json", "--plugin", plugin, log)
+	r := parseNDJSON(t, out)
+	if code2 != ExitOK || strings.Contains(r.classes(), "no-projector") || r.summary["unverified"] != float64(0) {
+		t.Errorf("with the recorded definition as a plugin: exit %d, classes %q, summary %v %s", code2, r.classes(), r.summary, errs)
 	}
 }

@@ -159,6 +159,7 @@
   }
   var host = {
     defineTool: defineTool,
+    registerTool: function (ctx, def) { return register(def); },
     defineContentToolFixture: undefined,
     Schema: inert(),
     Context: function Context() {},
@@ -196,6 +197,9 @@
     return new Proxy(known, { get: function (t, key) { return key in t ? t[key] : inert(); } });
   };
   g.__dshTools = tools;
+  // Code a running harness evaluates (a cordis_define plugin, say) reaches
+  // the same two through a global: harness.registerTool(ctx, harness.defineTool({...})).
+  g.harness = { defineTool: defineTool, registerTool: host.registerTool };
 
   // --- calls from Go ---------------------------------------------------------------
   function lossless(v) {

@@ -4,7 +4,11 @@
 // own JavaScript. The plugin is bundled in-process with esbuild (node:*
 // built-ins replaced by stubs that throw, host packages by a stand-in) and
 // runs in goja against a stand-in host: apply(ctx, config) registers tools
-// on a ctx that records them; every other service is inert. The sandbox has
+// with registerTool(ctx, defineTool({...})) (imported from the harness
+// packages, or through the harness global as run-time defined plugin code
+// does in recorded logs) or through ctx.tools.register, ctx.tool or
+// ctx.registerTool, all of which the stand-in records; every other service
+// is inert. The sandbox has
 // no clock, randomness, timers, network or file system: a projector that
 // reaches for one fails with an ImpureError naming the global, and one that
 // runs past the deadline is interrupted with a TimeoutError.
