@@ -359,10 +359,25 @@ func TestUpstreamCrossCheck(t *testing.T) {
 				a, ea := jt.RunRender(args, value)
 				b, eb := gt.RunRender(args, value)
 				ok = ok && same(a, b, ea, eb)
+				am, aok, ea := jt.RunPresentationMeta(args, value)
+				bm, bok, eb := gt.RunPresentationMeta(args, value)
+				ok = ok && aok == bok && same(am, bm, ea, eb)
 			}
 			a, ea := jt.CallView(args)
 			b, eb := gt.CallView(args)
 			ok = ok && same(a, b, ea, eb)
+			// presentResult on the record's result: its content (text
+			// when a string), isError and meta.
+			content := rec.Get("content")
+			if content.IsString() {
+				content = jsonv.Arr(projector.Text(content.Str()))
+			}
+			if content.IsArray() {
+				r := projector.Result{Content: content, IsError: rec.Get("isError").IsBool() && rec.Get("isError").Bool(), Meta: rec.Get("meta")}
+				a, ea := jt.ResultView(args, r)
+				b, eb := gt.ResultView(args, r)
+				ok = ok && same(a, b, ea, eb)
+			}
 			if ok {
 				agree++
 			} else {
