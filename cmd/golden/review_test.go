@@ -599,3 +599,37 @@ func TestReviewerShowsUnchangedCard(t *testing.T) {
 		t.Errorf("body:\n%s", body)
 	}
 }
+
+// FuzzParseSegs: a card golden that parses into segments gives its bytes
+// back, and moving every call's segments from a file into a copy of itself
+// changes nothing.
+func FuzzParseSegs(f *testing.F) {
+	for _, name := range []string{"session.cards.txt", "session.cards.ndjson", "legacy.cards.txt", "frames.cards.ndjson"} {
+		b, err := os.ReadFile(goldenData("accepted", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, strings.HasSuffix(name, ".ndjson"))
+	}
+	f.Add([]byte("# h\n\n\n"), false)
+	f.Add([]byte("{}\n{\"callId\":\"a\"}\n{\"callId\":\"a\"}\n"), true)
+	f.Fuzz(func(t *testing.T, data []byte, ndjson bool) {
+		kind := kindCardsText
+		if ndjson {
+			kind = kindCardsJSON
+		}
+		s := parseSegs(kind, data, true)
+		if !s.ok {
+			return
+		}
+		if !bytes.Equal(s.bytes(), data) {
+			t.Fatalf("round trip:\n%q\n%q", data, s.bytes())
+		}
+		root := func(id string) string { return id }
+		for _, k := range s.keys {
+			if next := transfer(s, s, k, root); !sameSegs(next, s) || !bytes.Equal(next.bytes(), data) {
+				t.Fatalf("moving %q onto itself changed the file", k)
+			}
+		}
+	})
+}

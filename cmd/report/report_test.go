@@ -160,3 +160,26 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from the golden (regenerate: go test ./cmd/report -update)\n--- got ---\n%s", name, got)
 	}
 }
+
+func TestSideRowsMarkTheDifference(t *testing.T) {
+	rows := sideRows([]string{"  <content>", "- 1: hellO", "- 2: x", "+ 1: hello", "… 3 more lines"})
+	want := []htmlDiffRow{
+		{LeftPre: "<content>", RightPre: "<content>", LeftKind: "same", RightKind: "same"},
+		{LeftPre: "1: hell", LeftMark: "O", RightPre: "1: hell", RightMark: "o", LeftKind: "del", RightKind: "add"},
+		{LeftMark: "2: x", LeftKind: "del", RightKind: "empty"},
+		{Note: "… 3 more lines"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows: %+v", len(rows), rows)
+	}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, rows[i], want[i])
+		}
+	}
+	// Rune boundaries: a differing emoji is marked whole.
+	a, am, _, b, bm, _ := markSpan("x😀y", "x😃y")
+	if a != "x" || am != "😀" || b != "x" || bm != "😃" {
+		t.Errorf("markSpan: %q %q %q %q", a, am, b, bm)
+	}
+}
