@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,9 +59,7 @@ type htmlSink struct {
 	o    Options
 	show bool // show --html: cards only, no verdict
 
-	spool    *os.File
-	spoolBuf *bytes.Buffer
-	out      *bufio.Writer
+	out *spool // the finished log sections
 
 	cur      *htmlLog
 	logIndex int
@@ -81,16 +78,7 @@ type htmlLogRef struct {
 }
 
 func newHTML(w io.Writer, o Options) *htmlSink {
-	s := &htmlSink{w: w, o: o, ids: map[string]int{}, tools: map[string]bool{}, classes: map[replay.Class]int{}}
-	if f, err := os.CreateTemp("", "dsh-replay-html-*"); err == nil {
-		os.Remove(f.Name())
-		s.spool = f
-		s.out = bufio.NewWriterSize(f, 1<<16)
-	} else {
-		s.spoolBuf = &bytes.Buffer{}
-		s.out = bufio.NewWriter(s.spoolBuf)
-	}
-	return s
+	return &htmlSink{w: w, o: o, out: newSpool(), ids: map[string]int{}, tools: map[string]bool{}, classes: map[replay.Class]int{}}
 }
 
 // NewHTMLCards is the HTML writer of show --html: the same page without a
@@ -236,9 +224,6 @@ func (s *htmlSink) Close(t *Totals) error {
 	if s.err != nil {
 		return s.err
 	}
-	if err := s.out.Flush(); err != nil {
-		return fmt.Errorf("html spool: %w", err)
-	}
 	var classes []map[string]any
 	for _, c := range sortedClasses(s.classes) {
 		classes = append(classes, map[string]any{"Name": string(c), "Count": s.classes[c]})
@@ -278,16 +263,8 @@ func (s *htmlSink) Close(t *Totals) error {
 	if err := htmlTemplates.ExecuteTemplate(w, "head", data); err != nil {
 		return err
 	}
-	if s.spool != nil {
-		defer s.spool.Close()
-		if _, err := s.spool.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		if _, err := io.Copy(w, s.spool); err != nil {
-			return err
-		}
-	} else {
-		w.Write(s.spoolBuf.Bytes())
+	if err := s.out.copyTo(w); err != nil {
+		return fmt.Errorf("html spool: %w", err)
 	}
 	if err := htmlTemplates.ExecuteTemplate(w, "tail", data); err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -30,9 +29,7 @@ type junitSink struct {
 	total junitCounts
 	nanos int64
 
-	spool    *os.File      // the finished suites (nil: in memory)
-	spoolBuf *bytes.Buffer // used when no temporary file could be made
-	out      *bufio.Writer // writes to the spool
+	out *spool // the finished suites
 }
 
 type junitCounts struct{ tests, failures, errors, skipped int }
@@ -45,16 +42,7 @@ func (c *junitCounts) add(o junitCounts) {
 }
 
 func newJUnit(w io.Writer, o Options) *junitSink {
-	s := &junitSink{w: w, o: o}
-	if f, err := os.CreateTemp("", "dsh-replay-junit-*.xml"); err == nil {
-		os.Remove(f.Name()) // unlinked: nothing is left behind, whatever happens
-		s.spool = f
-		s.out = bufio.NewWriter(f)
-	} else {
-		s.spoolBuf = &bytes.Buffer{}
-		s.out = bufio.NewWriter(s.spoolBuf)
-	}
-	return s
+	return &junitSink{w: w, o: o, out: newSpool()}
 }
 
 func (s *junitSink) BeginLog(file string) {
@@ -229,9 +217,6 @@ func (s *junitSink) timestamp() string {
 }
 
 func (s *junitSink) Close(t *Totals) error {
-	if err := s.out.Flush(); err != nil {
-		return fmt.Errorf("junit spool: %w", err)
-	}
 	nanos := s.nanos
 	if !s.o.Deterministic && t.Duration > 0 {
 		nanos = t.Duration.Nanoseconds()
@@ -239,16 +224,8 @@ func (s *junitSink) Close(t *Totals) error {
 	w := bufio.NewWriter(s.w)
 	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dsh-replay verify\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\">\n",
 		s.total.tests, s.total.failures, s.total.errors, s.total.skipped, s.seconds(nanos))
-	if s.spool != nil {
-		defer s.spool.Close()
-		if _, err := s.spool.Seek(0, io.SeekStart); err != nil {
-			return fmt.Errorf("junit spool: %w", err)
-		}
-		if _, err := io.Copy(w, s.spool); err != nil {
-			return fmt.Errorf("junit spool: %w", err)
-		}
-	} else {
-		w.Write(s.spoolBuf.Bytes())
+	if err := s.out.copyTo(w); err != nil {
+		return fmt.Errorf("junit spool: %w", err)
 	}
 	w.WriteString("</testsuites>\n")
 	return w.Flush()
