@@ -2,14 +2,13 @@ package cmd
 
 import (
 	"bytes"
-	"io/fs"
+	"github.com/dsh-replay/dsh-replay/internal/testtree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
 // Tests of golden that need verify (which lives in this package).
@@ -24,87 +23,8 @@ func goldenCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errb.String(), code
 }
 
-// copyTree copies a directory of test data into a fresh temporary directory.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
-func snapshot(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	m := map[string][]byte{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			m[rel], _ = os.ReadFile(p)
-		}
-		return nil
-	})
-	return m
-}
-
 func goldenData(elem ...string) string {
 	return filepath.Join(append([]string{"..", "testdata", "golden"}, elem...)...)
-}
-
-func mustContain(t *testing.T, what, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("%s lacks %q:\n%s", what, w, got)
-		}
-	}
-}
-
-// strip blanks a log line's content and drops its meta, so lines compare
-// equal when only the re-recorded fields differ.
-func strip(t *testing.T, line []byte) string {
-	t.Helper()
-	v, err := jsonv.Parse(line)
-	if err != nil {
-		t.Fatalf("line does not parse: %v", err)
-	}
-	var ms []jsonv.Member
-	for _, m := range v.Members() {
-		if m.Key == "data" {
-			var dm []jsonv.Member
-			for _, d := range m.Value.Members() {
-				switch d.Key {
-				case "meta":
-					continue
-				case "content":
-					d.Value = jsonv.NullValue()
-				case "message":
-					msg := d.Value
-					blk := msg.Get("content").At(0).With("content", jsonv.NullValue())
-					d.Value = msg.With("content", jsonv.Arr(blk))
-				}
-				dm = append(dm, d)
-			}
-			m.Value = jsonv.Obj(dm...)
-		}
-		ms = append(ms, m)
-	}
-	return jsonv.Encode(jsonv.Obj(ms...))
 }
 
 // TestGoldenMutatedLogsRoundTrip: every mutated log that update can fix is
@@ -180,3 +100,14 @@ func TestVerifyGolden(t *testing.T) {
 		"the cards differ from the golden (regenerate: dsh-replay golden update --out "+root+" "+filepath.Join(dir, "session.jsonl")+")",
 		"a pending golden is left behind", "3 logs")
 }
+
+func copyTree(t *testing.T, src string) string { return testtree.Copy(t, src) }
+
+func snapshot(t *testing.T, dir string) map[string][]byte { return testtree.Snapshot(t, dir) }
+
+func mustContain(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	testtree.MustContain(t, what, got, wants...)
+}
+
+func strip(t *testing.T, line []byte) string { return testtree.Strip(t, line) }

@@ -3,8 +3,8 @@ package golden
 import (
 	"bytes"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/testtree"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,45 +39,6 @@ func goldenCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errb.String(), code
 }
 
-// copyTree copies a directory of test data into a fresh temporary directory.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
-// snapshot reads every file of a tree.
-func snapshot(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	m := map[string][]byte{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			m[rel], _ = os.ReadFile(p)
-		}
-		return nil
-	})
-	return m
-}
-
 func names(m map[string][]byte) []string {
 	var out []string
 	for k := range m {
@@ -107,15 +68,6 @@ func decoded(t *testing.T, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func mustContain(t *testing.T, what, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("%s lacks %q:\n%s", what, w, got)
-		}
-	}
 }
 
 func TestGoldenUpdateMatchesAccepted(t *testing.T) {
@@ -168,38 +120,6 @@ func TestGoldenCheckAccepted(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	mustContain(t, "check", out, "golden check: ok: 3 logs, 0 drifted, 0 unreferenced, 0 pending")
-}
-
-// strip is an event with the re-recorded fields taken out, in the lossless
-// encoding (key order, number lexemes): what must not change.
-func strip(t *testing.T, line []byte) string {
-	t.Helper()
-	v, err := jsonv.Parse(line)
-	if err != nil {
-		t.Fatalf("line does not parse: %v", err)
-	}
-	var ms []jsonv.Member
-	for _, m := range v.Members() {
-		if m.Key == "data" {
-			var dm []jsonv.Member
-			for _, d := range m.Value.Members() {
-				switch d.Key {
-				case "meta":
-					continue
-				case "content":
-					d.Value = jsonv.NullValue()
-				case "message":
-					msg := d.Value
-					blk := msg.Get("content").At(0).With("content", jsonv.NullValue())
-					d.Value = msg.With("content", jsonv.Arr(blk))
-				}
-				dm = append(dm, d)
-			}
-			m.Value = jsonv.Obj(dm...)
-		}
-		ms = append(ms, m)
-	}
-	return jsonv.Encode(jsonv.Obj(ms...))
 }
 
 func TestGoldenUpdateTouchesOnlyReRecordedFields(t *testing.T) {
@@ -717,3 +637,14 @@ func TestGoldenAcceptRefusesChangedLog(t *testing.T) {
 		t.Error("the refused pending copy was removed")
 	}
 }
+
+func copyTree(t *testing.T, src string) string { return testtree.Copy(t, src) }
+
+func snapshot(t *testing.T, dir string) map[string][]byte { return testtree.Snapshot(t, dir) }
+
+func mustContain(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	testtree.MustContain(t, what, got, wants...)
+}
+
+func strip(t *testing.T, line []byte) string { return testtree.Strip(t, line) }
