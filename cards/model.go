@@ -1,6 +1,8 @@
 package cards
 
 import (
+	"strconv"
+
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -52,7 +54,7 @@ func errText(err error) string {
 
 func where(file string, line int) string {
 	if line > 0 {
-		return file + ":" + numStr(float64(line))
+		return file + ":" + strconv.Itoa(line)
 	}
 	return file
 }
