@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/dsh-replay/dsh-replay/cmd/report"
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
@@ -295,7 +297,11 @@ func TestBrowserLargeReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := benchgen.Generate(f, benchgen.Options{Bytes: 140 << 20, Seed: 1, Templates: 300, Registry: reg})
+	mb := int64(140) // about 10,000 calls; DSH_REPLAY_BROWSER_SCALE_MB=1024 makes 73,000
+	if v, err := strconv.ParseInt(os.Getenv("DSH_REPLAY_BROWSER_SCALE_MB"), 10, 64); err == nil && v > 0 {
+		mb = v
+	}
+	st, err := benchgen.Generate(f, benchgen.Options{Bytes: mb << 20, Seed: 1, Templates: 300, Registry: reg})
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -326,4 +332,80 @@ func readFile(t *testing.T, p string) string {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestBrowserLazyChunks: calls without findings past HTMLEagerCards wait in
+// templates; counts, filters, search and deep links see them all the same.
+func TestBrowserLazyChunks(t *testing.T) {
+	browserPath(t)
+	eager, chunk := report.HTMLEagerCards, report.HTMLChunkCards
+	report.HTMLEagerCards, report.HTMLChunkCards = 1, 3
+	defer func() { report.HTMLEagerCards, report.HTMLChunkCards = eager, chunk }()
+	dir := t.TempDir()
+	html, ndjson := filepath.Join(dir, "report.html"), filepath.Join(dir, "report.ndjson")
+	verifyCLI(t, "", "--deterministic", "--report", "html="+html, "--report", "json="+ndjson, verifyData)
+	r := parseNDJSON(t, readFile(t, ndjson))
+	page := readFile(t, html)
+	// A call that is only inside a template.
+	var lazyID string
+	if i := strings.Index(page, `<div class="lazy"`); i < 0 {
+		t.Fatal("no lazy chunk in the report")
+	} else if j := strings.Index(page[i:], `id="call-`); j > 0 {
+		rest := page[i+j+4:]
+		lazyID = rest[:strings.Index(rest, `"`)]
+	}
+	p := openPage(t, html, "")
+	total := int(r.summary["calls"].(float64))
+	if n := evalJS[int](t, p, `document.querySelectorAll("div.lazy").length`); n == 0 {
+		t.Fatal("no chunk left as a template after loading")
+	}
+	n, vis := p.shown(t)
+	for _, c := range vis {
+		if c["bad"] != "true" {
+			t.Errorf("only divergences shows %s", c["id"])
+		}
+	}
+	if n != len(vis) {
+		t.Errorf("only divergences: %d shown, %d visible", n, len(vis))
+	}
+	p.do(t, chromedp.Click(chromedp.ID("f-bad")))
+	if n, _ := p.shown(t); n != total {
+		t.Errorf("all calls: %d shown, %d in the run", n, total)
+	}
+	// A tool filter turns the chunks that hold the tool into cards.
+	var wantRead int
+	for _, x := range r.summary["tools"].([]any) {
+		if m := x.(map[string]any); m["tool"] == "read" {
+			wantRead = int(m["verified"].(float64) + m["diverged"].(float64) + m["unverified"].(float64))
+		}
+	}
+	p.selectValue(t, "f-tool", "read")
+	n, vis = p.shown(t)
+	if n != wantRead || len(vis) != n {
+		t.Errorf("tool read: %d shown, %d visible, want %d", n, len(vis), wantRead)
+	}
+	p.selectValue(t, "f-tool", "")
+	p.do(t, chromedp.SendKeys(chromedp.ID("f-q"), "call_bash"), chromedp.Sleep(400*time.Millisecond))
+	n, vis = p.shown(t)
+	if n == 0 || n != len(vis) {
+		t.Errorf("search: %d shown, %d visible", n, len(vis))
+	}
+	for _, c := range vis {
+		if !strings.Contains(strings.ToLower(c["text"]), "call_bash") {
+			t.Errorf("search shows %s", c["id"])
+		}
+	}
+	p.clean(t)
+
+	// A deep link into a chunk that is still a template.
+	q := openPage(t, html, "#"+lazyID)
+	type where struct {
+		Found, Hidden     bool
+		Top, Head, Height float64
+	}
+	res := evalJS[where](t, q, `(() => { const e = document.getElementById(`+jsString(lazyID)+`); if (!e) return {Found: false}; const r = e.getBoundingClientRect(); return {Found: true, Hidden: e.hidden || e.parentNode.hidden, Top: r.top, Head: document.getElementById("top").getBoundingClientRect().bottom, Height: window.innerHeight}; })()`)
+	if !res.Found || res.Hidden || res.Top < res.Head-1 || res.Top > res.Height {
+		t.Errorf("deep link to %s in a chunk: %+v", lazyID, res)
+	}
+	q.clean(t)
 }

@@ -40,6 +40,18 @@ var htmlTmpl string
 const (
 	HTMLSectionLines = 300
 	HTMLQuietLines   = 12
+	HTMLLazyLines    = 4 // for cards in templates (see HTMLEagerCards)
+)
+
+// Past HTMLEagerCards calls without findings, such calls are written in
+// inert <template> chunks of HTMLChunkCards that the page turns into
+// cards only when they scroll into view, a filter or search needs them, or
+// a link points into them: parsing a template costs a fraction of laying
+// out its cards, so a run of any size opens. Variables so tests can lower
+// them.
+var (
+	HTMLEagerCards = 2000
+	HTMLChunkCards = 200
 )
 
 var htmlTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -69,6 +81,7 @@ type htmlSink struct {
 	logs     []htmlLogRef
 	calls    int
 	bad      int
+	quiet    int // calls without findings so far
 	err      error
 }
 
@@ -94,11 +107,19 @@ func NewHTMLCards(w io.Writer) Sink {
 type htmlLog struct {
 	index    int
 	file     string
-	calls    bytes.Buffer // the log's calls, rendered
+	calls    *spool // the log's calls, rendered
+	chunk    htmlChunk    // quiet calls waiting for their template
 	count    int
 	findings []htmlFinding
 	classes  map[string]bool
 	bad      bool
+}
+
+type htmlChunk struct {
+	body  bytes.Buffer
+	n     int
+	tools map[string]int
+	order []string
 }
 
 type htmlCall struct {
@@ -145,7 +166,7 @@ type htmlDiffRow struct {
 
 func (s *htmlSink) BeginLog(file string) {
 	s.logIndex++
-	s.cur = &htmlLog{index: s.logIndex, file: file, classes: map[string]bool{}}
+	s.cur = &htmlLog{index: s.logIndex, file: file, classes: map[string]bool{}, calls: newSpool()}
 }
 
 func (s *htmlSink) Call(r *replay.CallResult) {
@@ -182,18 +203,71 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 	for _, cl := range classes {
 		s.cur.classes[cl] = true
 	}
-	limit := HTMLQuietLines
-	if len(r.Findings) > 0 || s.show {
-		limit = HTMLSectionLines
+	quiet := len(r.Findings) == 0 && !c.Bad && !s.show
+	lazy := false
+	if quiet {
+		s.quiet++
+		lazy = s.quiet > HTMLEagerCards
+	}
+	limit := HTMLSectionLines
+	switch {
+	case lazy:
+		limit = HTMLLazyLines
+	case quiet:
+		limit = HTMLQuietLines
 	}
 	c.Card = htmlCardOf(r, limit)
 	s.cur.count++
-	if err := htmlTemplates.ExecuteTemplate(&s.cur.calls, "call", &c); err != nil && s.err == nil {
+	if lazy {
+		s.lazyCall(&c)
+		return
+	}
+	s.flushChunk()
+	if err := htmlTemplates.ExecuteTemplate(s.cur.calls, "call", &c); err != nil && s.err == nil {
 		s.err = err
 	}
 }
 
+// lazyCall adds a quiet call to the open chunk.
+func (s *htmlSink) lazyCall(c *htmlCall) {
+	ch := &s.cur.chunk
+	if err := htmlTemplates.ExecuteTemplate(&ch.body, "call", c); err != nil && s.err == nil {
+		s.err = err
+	}
+	ch.n++
+	if ch.tools == nil {
+		ch.tools = map[string]int{}
+	}
+	if ch.tools[c.Tool] == 0 {
+		ch.order = append(ch.order, c.Tool)
+	}
+	ch.tools[c.Tool]++
+	if ch.n >= HTMLChunkCards {
+		s.flushChunk()
+	}
+}
+
+// flushChunk writes the open chunk: a placeholder sized for its cards that
+// holds them in a template, with the count of each tool for the filters.
+func (s *htmlSink) flushChunk() {
+	ch := &s.cur.chunk
+	if ch.n == 0 {
+		return
+	}
+	var tools []string
+	for _, t := range ch.order {
+		tools = append(tools, t+"="+strconv.Itoa(ch.tools[t]))
+	}
+	b := s.cur.calls
+	fmt.Fprintf(b, `<div class="lazy" data-n="%d" data-tools="%s" style="min-height:%dem"><template>`, ch.n, template.HTMLEscapeString(strings.Join(tools, " ")), ch.n*8)
+	b.Write(ch.body.Bytes())
+	b.WriteString("</template></div>\n")
+	ch.body.Reset()
+	ch.n, ch.tools, ch.order = 0, nil, nil
+}
+
 func (s *htmlSink) EndLog(l *replay.LogResult) {
+	s.flushChunk()
 	for i := range l.Findings {
 		f := &l.Findings[i]
 		s.classes[f.Class]++
@@ -211,12 +285,16 @@ func (s *htmlSink) EndLog(l *replay.LogResult) {
 	}
 	sort.Strings(cls)
 	data := map[string]any{
-		"Index": s.cur.index, "File": s.cur.file, "Calls": template.HTML(s.cur.calls.String()), "Findings": s.cur.findings,
+		"Index": s.cur.index, "File": s.cur.file, "Findings": s.cur.findings,
 		"Classes": strings.Join(cls, " "), "Bad": s.cur.bad, "NotALog": l.NotALog, "Count": s.cur.count,
 	}
-	if err := htmlTemplates.ExecuteTemplate(s.out, "log", data); err != nil && s.err == nil {
+	if err := htmlTemplates.ExecuteTemplate(s.out, "log-head", data); err != nil && s.err == nil {
 		s.err = err
 	}
+	if err := s.cur.calls.copyTo(s.out); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.out.WriteString("</section>\n")
 	s.cur = nil
 }
 

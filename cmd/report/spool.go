@@ -7,26 +7,45 @@ import (
 	"os"
 )
 
-// spool holds what a report writes before it can write its head (JUnit's
-// totals, the HTML verdict): an unlinked temporary file, so memory stays
-// bounded whatever the run's size and nothing is left behind; a buffer in
-// memory when no temporary file can be made.
+// spoolMemory is what a spool keeps in memory before it moves to a file.
+const spoolMemory = 4 << 20
+
+// spool holds what a report writes before it can write what precedes it
+// (JUnit's totals, the HTML verdict, a log section's counts): in memory up
+// to spoolMemory, then in an unlinked temporary file, so memory stays
+// bounded whatever the run's size and nothing is left behind (in memory
+// all along when no temporary file can be made).
 type spool struct {
 	*bufio.Writer
+	sink spoolSink
+}
+
+type spoolSink struct {
+	buf  bytes.Buffer
 	file *os.File
-	buf  *bytes.Buffer
+}
+
+func (k *spoolSink) Write(p []byte) (int, error) {
+	if k.file == nil && k.buf.Len()+len(p) > spoolMemory {
+		if f, err := os.CreateTemp("", "dsh-replay-report-*"); err == nil {
+			os.Remove(f.Name())
+			if _, err := f.Write(k.buf.Bytes()); err != nil {
+				f.Close()
+				return 0, err
+			}
+			k.file = f
+			k.buf = bytes.Buffer{}
+		}
+	}
+	if k.file != nil {
+		return k.file.Write(p)
+	}
+	return k.buf.Write(p)
 }
 
 func newSpool() *spool {
 	s := &spool{}
-	if f, err := os.CreateTemp("", "dsh-replay-report-*"); err == nil {
-		os.Remove(f.Name())
-		s.file = f
-		s.Writer = bufio.NewWriterSize(f, 1<<16)
-	} else {
-		s.buf = &bytes.Buffer{}
-		s.Writer = bufio.NewWriter(s.buf)
-	}
+	s.Writer = bufio.NewWriterSize(&s.sink, 1<<16)
 	return s
 }
 
@@ -35,14 +54,15 @@ func (s *spool) copyTo(w io.Writer) error {
 	if err := s.Flush(); err != nil {
 		return err
 	}
-	if s.file == nil {
-		_, err := w.Write(s.buf.Bytes())
+	if s.sink.file == nil {
+		_, err := w.Write(s.sink.buf.Bytes())
+		s.sink.buf = bytes.Buffer{}
 		return err
 	}
-	defer s.file.Close()
-	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
+	defer s.sink.file.Close()
+	if _, err := s.sink.file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	_, err := io.Copy(w, s.file)
+	_, err := io.Copy(w, s.sink.file)
 	return err
 }
