@@ -1,0 +1,76 @@
+package cmdutil
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dsh-replay/dsh-replay/logformat"
+)
+
+func TestExecuteExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		run  func() error
+		code int
+		err  string
+	}{
+		{func() error { return nil }, ExitOK, ""},
+		{func() error { return UsageErr("bad %s", "flag") }, ExitUsage, "dsh-replay: bad flag\n"},
+		{func() error { return Cannot(errors.New("no file")) }, ExitCannot, "dsh-replay: no file\n"},
+		{func() error { return &ExitError{Code: ExitDivergence} }, ExitDivergence, ""},
+		{func() error { return errors.New("plain") }, ExitUsage, "dsh-replay: plain\n"},
+		{func() error { panic("boom") }, ExitCannot, "internal error"},
+	} {
+		cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return c.run() }}
+		var out, errb bytes.Buffer
+		code := RunCommands([]string{"x"}, strings.NewReader(""), &out, &errb, cmd)
+		if code != c.code || !strings.Contains(errb.String(), c.err) || c.err == "" && errb.Len() > 0 {
+			t.Errorf("exit %d, stderr %q; want %d, %q", code, errb.String(), c.code, c.err)
+		}
+	}
+	var errb bytes.Buffer
+	if code := RunCommands([]string{"x", "--nope"}, strings.NewReader(""), &bytes.Buffer{}, &errb, &cobra.Command{Use: "x", Run: func(*cobra.Command, []string) {}}); code != ExitUsage {
+		t.Errorf("unknown flag: exit %d", code)
+	}
+}
+
+func TestWarnFormat(t *testing.T) {
+	var b bytes.Buffer
+	WarnNotices(&b, &logformat.Summary{File: "a.jsonl", Notices: []logformat.Notice{
+		{File: "a.jsonl", Line: 3, Kind: "torn-tail", Msg: "cut"},
+		{File: "a.jsonl", Kind: "orphan-value", Msg: "x"},
+	}, NoticesDropped: 2})
+	want := "dsh-replay: warning: a.jsonl:3: torn-tail: cut\n" +
+		"dsh-replay: warning: a.jsonl: orphan-value: x\n" +
+		"dsh-replay: warning: a.jsonl: notices: 2 more notices not shown\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"call_4_bash", "call_4_bsh", 1}, {"kitten", "sitting", 3}, {"é", "e", 1}} {
+		if got := EditDistance(c.a, c.b); got != c.d {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+func TestRegistryErrors(t *testing.T) {
+	if _, _, err := Registry("/nonexistent/config.json", nil); err == nil || err.(*ExitError).Code != ExitUsage {
+		t.Errorf("missing config: %v", err)
+	}
+	if _, _, err := Registry("", []string{"/nonexistent/plugin"}); err == nil || err.(*ExitError).Code != ExitCannot || !strings.Contains(err.Error(), "--plugin /nonexistent/plugin") {
+		t.Errorf("missing plugin: %v", err)
+	}
+	reg, added, err := Registry("", nil)
+	if err != nil || reg.Lookup("read") == nil || len(added) != 0 {
+		t.Errorf("defaults: %v %v", err, added)
+	}
+}
