@@ -107,8 +107,8 @@ func NewHTMLCards(w io.Writer) Sink {
 type htmlLog struct {
 	index    int
 	file     string
-	calls    *spool // the log's calls, rendered
-	chunk    htmlChunk    // quiet calls waiting for their template
+	calls    *spool    // the log's calls, rendered
+	chunk    htmlChunk // quiet calls waiting for their template
 	count    int
 	findings []htmlFinding
 	classes  map[string]bool
