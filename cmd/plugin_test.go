@@ -112,9 +112,9 @@ func TestShowAndGoldenPlugin(t *testing.T) {
 
 // TestPluginFromARecordedDefinition: a real log defines a tool at run time
 // (cordis_define with the plugin's code) and calls it from Code Mode. The
-// code, loaded as a plugin, registers through the same host calls the
-// stand-in offers (harness.registerTool(ctx, harness.defineTool(...))), and
-// its call is then no longer unverified.
+// code, loaded as a plugin (a Cordis function plugin), registers through
+// the same host calls the stand-in offers (harness.registerTool(ctx,
+// harness.defineTool(...))), and its call is then no longer unverified.
 func TestPluginFromARecordedDefinition(t *testing.T) {
 	log := sharedtest.Dir(t, "fixtures", "lasmex", "scripts", "snapshots", "python-sdk-single-exe", "advanced", "session.jsonl")
 	var code string
@@ -128,7 +128,9 @@ func TestPluginFromARecordedDefinition(t *testing.T) {
 		t.Fatalf("no cordis_define code in %s (%v)", log, err)
 	}
 	plugin := filepath.Join(t.TempDir(), "defined.js")
-	src := "export const name = 'cordis-defined'\nexport function apply(ctx) {\n  const make = (function () {\n" + code + "\n  })()\n  make(ctx)\n}\n"
+	// The host code is a function body returning the plugin, here a
+	// function plugin: the module's default export.
+	src := "export default (function () {\n" + code + "\n})()\n"
 	if err := os.WriteFile(plugin, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

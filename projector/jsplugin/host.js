@@ -173,32 +173,113 @@
     }
   });
 
-  // --- ctx: records tool definitions -------------------------------------------
+  // --- ctx: the Cordis context a plugin's apply(ctx, config) receives -----------
+  // The tools service has the members LasmeX's Cordis inspector lists for
+  // it (register, presentAs, restrict, guard, get, schemas, executionMode,
+  // execute); register records the definition, the rest are inert.
+  // Every other service, declared in inject or read with ctx.get, is an
+  // inert stub.
   var tools = [];
+  var touched = []; // ctx members the stand-in does not model, named when no tool is registered
   function register(def) {
-    var t = defineTool(def);
-    tools.push(t);
-    return function dispose() {};
-  }
-  g.__dshContext = function () {
-    var known = {
-      tools: new Proxy({ register: register, define: register, add: register, provide: register }, {
-        get: function (t, key) { return key in t ? t[key] : inert(); }
-      }),
-      tool: register,
-      registerTool: register,
-      defineTool: register,
-      plugin: function () { return inert(); },
-      on: function () { return function () {}; },
-      emit: noop,
-      logger: function () { return g.console; },
-      inject: function (deps, fn) { if (typeof fn === "function") { fn(g.__dshContext()); } }
+    if (!isRecord(def) || typeof def.name !== "string") { fail("tools.register: a tool definition needs a name"); }
+    if (def.name === "run_code") { fail("tools.register: \"run_code\" is reserved"); }
+    for (var i = 0; i < tools.length; i++) {
+      if (tools[i].name === def.name) { fail("tools.register: tool \"" + def.name + "\" is already registered"); }
+    }
+    tools.push(def);
+    return function dispose() {
+      var at = tools.indexOf(def);
+      if (at >= 0) { tools.splice(at, 1); }
     };
-    return new Proxy(known, { get: function (t, key) { return key in t ? t[key] : inert(); } });
+  }
+  function disposer() { return function dispose() {}; }
+  function lookup(name) {
+    for (var i = 0; i < tools.length; i++) { if (tools[i].name === name) { return tools[i]; } }
+    return undefined;
+  }
+  var toolsService = {
+    register: register,
+    presentAs: disposer,
+    restrict: disposer,
+    guard: disposer,
+    get: lookup,
+    schemas: function () {
+      return tools.map(function (t) { return JSON.parse(JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters })); });
+    },
+    executionMode: function (exec) {
+      var t = exec && lookup(exec.name);
+      try {
+        return t && typeof t.isConcurrencySafe === "function" && t.isConcurrencySafe(exec.arguments) === true ? "parallel" : "exclusive";
+      } catch (e) { return "exclusive"; }
+    },
+    execute: function () { return Promise.reject(new Error("tools.execute: replay runs no tools")); }
+  };
+  function service(name) { return name === "tools" ? toolsService : inert(); }
+  // applyPlugin applies a Cordis plugin: a class (constructed), a
+  // function (called), or an object with apply.
+  function applyPlugin(plugin, config, ctx) {
+    if (typeof plugin === "function") {
+      if (plugin.prototype && plugin.prototype.constructor === plugin) { return new plugin(ctx, config); }
+      return plugin(ctx, config);
+    }
+    if (plugin && typeof plugin.apply === "function") { return plugin.apply(ctx, config); }
+    return fail("a plugin is a function, a class, or an object with apply(ctx, config)");
+  }
+  function makeContext() {
+    var ctx;
+    var known = {
+      tools: toolsService,
+      get: service,
+      plugin: function (child, config) { applyPlugin(child, config === undefined ? {} : config, makeContext()); return { dispose: noop }; },
+      inject: function (deps, fn) { if (typeof fn === "function") { fn(ctx); } return disposer(); },
+      effect: function (fn) { var d = typeof fn === "function" ? fn() : undefined; return typeof d === "function" ? d : disposer(); },
+      on: disposer,
+      once: disposer,
+      off: noop,
+      emit: noop,
+      parallel: function () { return Promise.resolve(); },
+      serial: function () { return Promise.resolve(); },
+      logger: function () { return g.console; }
+    };
+    ctx = new Proxy(known, {
+      get: function (t, key) {
+        if (key in t) { return t[key]; }
+        if (typeof key === "string" && touched.indexOf(key) < 0) { touched.push(key); }
+        return inert();
+      }
+    });
+    return ctx;
+  }
+  // The module's plugin is the namespace when it exports apply, else its
+  // default export; its declared name ("" when none: the plugin object's,
+  // else the module's name export) keys its options.
+  g.__dshPluginName = function (mod) {
+    var plugin = pluginOf(mod);
+    // A function's own name is its identifier, not a plugin name.
+    if (plugin && typeof plugin !== "function" && typeof plugin.name === "string") { return plugin.name; }
+    return typeof mod.name === "string" ? mod.name : "";
+  };
+  function pluginOf(mod) {
+    if (typeof mod.apply === "function") { return mod; }
+    var d = mod["default"];
+    if (typeof d === "function" || (isRecord(d) && typeof d.apply === "function")) { return d; }
+    return undefined;
+  }
+  // __dshApply applies the module's plugin and returns the ctx members the
+  // stand-in does not model that it touched.
+  g.__dshApply = function (mod, config) {
+    var plugin = pluginOf(mod);
+    if (plugin !== undefined) { applyPlugin(plugin, config, makeContext()); }
+    // A module may also export its tool definitions as a tools array.
+    if (Array.isArray(mod.tools)) { mod.tools.forEach(function (t) { register(t); }); }
+    return touched.join(" ");
   };
   g.__dshTools = tools;
+  g.__dshDefined = function (t) { return t[DEFINED] === true; };
   // Code a running harness evaluates (a cordis_define plugin, say) reaches
-  // the same two through a global: harness.registerTool(ctx, harness.defineTool({...})).
+  // defineTool and registerTool through a global:
+  // harness.registerTool(ctx, harness.defineTool({...})).
   g.harness = { defineTool: defineTool, registerTool: host.registerTool };
 
   // --- calls from Go ---------------------------------------------------------------

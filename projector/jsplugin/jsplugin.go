@@ -3,15 +3,15 @@
 // tools it defines into projector.Tools whose projectors run the plugin's
 // own JavaScript. The plugin is bundled in-process with esbuild (node:*
 // built-ins replaced by stubs that throw, host packages by a stand-in) and
-// runs in goja against a stand-in host: apply(ctx, config) registers tools
-// with registerTool(ctx, defineTool({...})) (imported from the harness
-// packages, or through the harness global as run-time defined plugin code
-// does in recorded logs) or through ctx.tools.register, ctx.tool or
-// ctx.registerTool, all of which the stand-in records; every other service
-// is inert. The sandbox has
-// no clock, randomness, timers, network or file system: a projector that
-// reaches for one fails with an ImpureError naming the global, and one that
-// runs past the deadline is interrupted with a TimeoutError.
+// applied in goja the way Cordis applies a plugin, against a stand-in host
+// whose tools service records the definitions registered with
+// ctx.tools.register or registerTool(ctx, defineTool({...})) (imported from
+// the harness packages, or through the harness global as run-time defined
+// plugin code does in recorded logs); every other service is inert. The
+// sandbox has no clock, randomness, timers, network or file system: a
+// projector that reaches for one fails with an ImpureError naming the
+// global, and one that runs past the deadline is interrupted with a
+// TimeoutError.
 package jsplugin
 
 import (
@@ -90,6 +90,7 @@ type toolDef struct {
 	name                                  string
 	parameters, schema                    jsonv.Value
 	render, meta, presentCall, presResult bool
+	raw                                   bool // not made by defineTool
 }
 
 // vm is one goja runtime with the plugin loaded.
@@ -269,19 +270,12 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	if mod == nil || goja.IsUndefined(mod) || goja.IsNull(mod) {
 		return nil, "", errors.New("the bundle exports nothing")
 	}
-	obj := mod.ToObject(rt)
-	// A default export may be the plugin object itself.
-	if def := obj.Get("default"); def != nil && !goja.IsUndefined(def) && !goja.IsNull(def) {
-		if d, ok := def.(*goja.Object); ok && d.Get("apply") != nil && !goja.IsUndefined(d.Get("apply")) {
-			obj = d
-		}
+	nameOf, _ := goja.AssertFunction(rt.Get("__dshPluginName"))
+	n, err := nameOf(goja.Undefined(), mod)
+	if err != nil {
+		return nil, "", jsError(err)
 	}
-	exported := ""
-	if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
-		if _, isFn := goja.AssertFunction(n); !isFn {
-			exported = n.String()
-		}
-	}
+	exported := n.String()
 	// The first runtime (made by Load, before any concurrent use) settles
 	// the options; later ones only read them.
 	if p.config == "" {
@@ -299,29 +293,10 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if apply, ok := goja.AssertFunction(obj.Get("apply")); ok {
-		ctx, _ := goja.AssertFunction(rt.Get("__dshContext"))
-		c, err := ctx(goja.Undefined())
-		if err != nil {
-			return nil, "", err
-		}
-		if _, err := apply(obj, c, config); err != nil {
-			return nil, "", fmt.Errorf("apply(ctx, config) threw: %w", jsError(err))
-		}
-	}
-	// Tools exported directly (a `tools` array or tool definitions) count too.
-	if ts := obj.Get("tools"); ts != nil && !goja.IsUndefined(ts) {
-		reg, _ := goja.AssertFunction(rt.Get("__dshContext"))
-		c, _ := reg(goja.Undefined())
-		if arr, ok := ts.Export().([]any); ok {
-			for i := range arr {
-				def := ts.ToObject(rt).Get(fmt.Sprint(i))
-				r, _ := goja.AssertFunction(c.ToObject(rt).Get("tool"))
-				if _, err := r(goja.Undefined(), def); err != nil {
-					return nil, "", fmt.Errorf("tools[%d]: %w", i, jsError(err))
-				}
-			}
-		}
+	apply, _ := goja.AssertFunction(rt.Get("__dshApply"))
+	touched, err := apply(goja.Undefined(), mod, config)
+	if err != nil {
+		return nil, "", fmt.Errorf("apply(ctx, config) threw: %w", jsError(err))
 	}
 	call, ok := goja.AssertFunction(rt.Get("__dshCall"))
 	if !ok {
@@ -329,19 +304,27 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	}
 	v.call = call
 	if p.defs == nil {
-		if err := p.readDefs(rt); err != nil {
+		if err := p.readDefs(rt, touched.String()); err != nil {
 			return nil, "", err
 		}
 	}
 	return v, exported, nil
 }
 
-func (p *Plugin) readDefs(rt *goja.Runtime) error {
+// readDefs reads the registered definitions; touched names the ctx
+// members the plugin used that the stand-in does not model, for the error
+// when none was registered.
+func (p *Plugin) readDefs(rt *goja.Runtime, touched string) error {
 	tools := rt.Get("__dshTools").ToObject(rt)
 	n := int(tools.Get("length").ToInteger())
 	if n == 0 {
-		return errors.New("the plugin defines no tools (apply(ctx) registered none through ctx.tools.register, ctx.tool or ctx.registerTool, and it exports no tools)")
+		msg := "the plugin defines no tools: apply(ctx, config) registered none with ctx.tools.register(def) or registerTool(ctx, def)"
+		if touched != "" {
+			msg += "; it used ctx." + strings.ReplaceAll(touched, " ", ", ctx.") + ", which the stand-in host leaves inert"
+		}
+		return errors.New(msg)
 	}
+	defined, _ := goja.AssertFunction(rt.Get("__dshDefined"))
 	stringify, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
 	asJSON := func(v goja.Value) (jsonv.Value, error) {
 		s, err := stringify(goja.Undefined(), v)
@@ -376,6 +359,10 @@ func (p *Plugin) readDefs(rt *goja.Runtime) error {
 		}
 		d.render, d.meta = isFn(out, "render"), isFn(out, "presentationMeta")
 		d.presentCall, d.presResult = isFn(t, "presentCall"), isFn(t, "presentResult")
+		// Presenters of a definition not made by defineTool are not
+		// soft-validated.
+		isDefined, _ := defined(goja.Undefined(), t)
+		d.raw = !isDefined.ToBoolean()
 		p.defs = append(p.defs, d)
 	}
 	return nil
@@ -485,7 +472,7 @@ func (p *Plugin) Tools(cfg projector.Config) []*projector.Tool {
 	var out []*projector.Tool
 	for i := range p.defs {
 		d := &p.defs[i]
-		t := &projector.Tool{Name: d.name, Plugin: p.Name, Parameters: d.parameters}
+		t := &projector.Tool{Name: d.name, Plugin: p.Name, Parameters: d.parameters, RawPresenters: d.raw}
 		if !t.Parameters.IsObject() {
 			t.Parameters = jsonv.MustParse(`{"type":"object","properties":{}}`)
 		}

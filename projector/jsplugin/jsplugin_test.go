@@ -390,3 +390,142 @@ func TestUpstreamCrossCheck(t *testing.T) {
 	}
 	t.Logf("upstream plugins: %d loaded tools; conformance examples: %d agree, %d differ", len(jsTools), agree, differ)
 }
+
+// loadSource loads a one-file plugin with the given source.
+func loadSource(t *testing.T, src string, cfg projector.Config) (*jsplugin.Plugin, error) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "index.js")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return jsplugin.Load(p, cfg)
+}
+
+const echoTool = `defineTool({ name: 'echo', parameters: { s: { type: 'string', required: true } },
+  output: { schema: { type: 'string' }, render: (args, v) => [{ type: 'text', text: CONFIG + v }] } })`
+
+// TestPluginForms: the plugin shapes Cordis applies (an object with
+// apply, a function, a class, the module namespace) and the ways a plugin
+// reaches the tools service all register the tool, with its options.
+func TestPluginForms(t *testing.T) {
+	head := "import { defineTool, registerTool } from '@deepseek-harness/tools'\nlet CONFIG = ''\n"
+	for _, c := range []struct{ name, src string }{
+		{"namespace apply", `export const name = 'forms'
+export function apply(ctx, config) { CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) }`},
+		{"default object", `export default { name: 'forms', inject: ['tools'], apply(ctx, config) { CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) } }`},
+		{"default function", `export const name = 'forms'
+export default (ctx, config) => { CONFIG = config.prefix; ctx.get('tools').register(` + echoTool + `) }`},
+		{"default class", `export const name = 'forms'
+export default class Forms { constructor(ctx, config) { CONFIG = config.prefix; registerTool(ctx, ` + echoTool + `) } }`},
+		{"child plugin", `export const name = 'forms'
+const child = { apply(ctx, config) { CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) } }
+export function apply(ctx, config) { ctx.plugin(child, config) }`},
+		{"effect", `export const name = 'forms'
+export function apply(ctx, config) { CONFIG = config.prefix; ctx.effect(() => ctx.tools.register(` + echoTool + `)) }`},
+	} {
+		cfg := projector.Config{Plugins: js(`{"forms":{"prefix":"> "}}`)}
+		p, err := loadSource(t, head+c.src, cfg)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		tools := p.Tools(cfg)
+		if len(tools) != 1 || tools[0].Name != "echo" || tools[0].RawPresenters {
+			t.Errorf("%s: tools %v", c.name, tools)
+			continue
+		}
+		if p.Name != "forms" {
+			t.Errorf("%s: name %q", c.name, p.Name)
+		}
+		content, err := tools[0].RunRender(js(`{"s":"x"}`), js(`"hi"`))
+		if err != nil || jsonv.Encode(content) != `[{"type":"text","text":"> hi"}]` {
+			t.Errorf("%s: render %s %v", c.name, jsonv.Encode(content), err)
+		}
+	}
+}
+
+// TestToolsService: registration follows the tools service's contract
+// (a disposer that unregisters; duplicates and run_code refused), get and
+// schemas see what is registered, and a definition not made by defineTool
+// keeps its JSON schema and unvalidated presenters.
+func TestToolsService(t *testing.T) {
+	raw := `export function apply(ctx) {
+  const gone = ctx.tools.register({ name: 'gone', parameters: { type: 'object', properties: {} } })
+  gone()
+  ctx.tools.register({ name: 'raw', description: 'd', parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+    output: { schema: { type: 'number' }, render: (a, v) => [{ type: 'text', text: String(v) }] },
+    presentCall: (args) => ({ card: 'generic', kind: 'other', title: 'raw ' + JSON.stringify(args) }) })
+  if (ctx.tools.get('raw') === undefined || ctx.tools.get('gone') !== undefined) throw new Error('get')
+  const s = ctx.tools.schemas()
+  if (s.length !== 1 || s[0].name !== 'raw' || s[0].presentCall !== undefined) throw new Error('schemas ' + JSON.stringify(s))
+  if (ctx.tools.executionMode({ name: 'raw', arguments: {} }) !== 'exclusive') throw new Error('executionMode')
+  ctx.tools.presentAs('code')(); ctx.tools.restrict({ deny: ['x'] })(); ctx.tools.guard(() => undefined)()
+}`
+	p, err := loadSource(t, raw, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := p.Tools(projector.Config{})
+	if len(tools) != 1 || tools[0].Name != "raw" || !tools[0].RawPresenters {
+		t.Fatalf("tools %v", tools)
+	}
+	if got := jsonv.Encode(tools[0].Parameters); got != `{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}` {
+		t.Errorf("parameters %s", got)
+	}
+	// No soft validation: the presenter sees arguments the schema rejects.
+	view, err := tools[0].RunPresentCall(js(`{"n":"not a number"}`))
+	if err != nil || jsonv.Encode(view) != `{"card":"generic","kind":"other","title":"raw {\"n\":\"not a number\"}"}` {
+		t.Errorf("presentCall %s %v", jsonv.Encode(view), err)
+	}
+	for _, c := range []struct{ src, want string }{
+		{`export function apply(ctx) { ctx.tools.register({ name: 'a' }); ctx.tools.register({ name: 'a' }) }`, `tool "a" is already registered`},
+		{`export function apply(ctx) { ctx.tools.register({ name: 'run_code' }) }`, `"run_code" is reserved`},
+		{`export function apply(ctx) { ctx.tool({ name: 'a' }); ctx.registerTool({ name: 'b' }) }`, "it used ctx.tool, ctx.registerTool, which the stand-in host leaves inert"},
+		{`export const Config = {}`, "the plugin defines no tools: apply(ctx, config) registered none"},
+		{`export default 42`, "the plugin defines no tools"},
+	} {
+		if _, err := loadSource(t, c.src, projector.Config{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestToolsServiceMembers: the stand-in's tools service has every method
+// LasmeX's Cordis inspector lists for the real one (a recorded
+// cordis_inspect_query of the tools service).
+func TestToolsServiceMembers(t *testing.T) {
+	log := sharedtest.Dir(t, "fixtures", "lasmex", "examples", "acp-agent", "tests", "snapshots", "cordis-inspect-jsdoc", "session.jsonl")
+	var methods []string
+	_, err := logformat.ReadCalls(log, logformat.Options{}, func(c *logformat.Call) error {
+		if c.Name != "cordis_inspect_query" || len(methods) > 0 {
+			return nil
+		}
+		for _, b := range c.Content.Elems() {
+			v, err := jsonv.ParseString(b.Get("text").Str())
+			if err != nil || v.Get("data").Get("service").Get("key").Str() != "tools" {
+				continue
+			}
+			for _, m := range v.Get("data").Get("service").Get("methods").Elems() {
+				sig := strings.TrimPrefix(m.Get("signature").Str(), "async ")
+				methods = append(methods, sig[:strings.IndexByte(sig, '(')])
+			}
+		}
+		return nil
+	})
+	if err != nil || len(methods) == 0 {
+		t.Fatalf("no tools service description in %s (%v)", log, err)
+	}
+	src := `const want = ` + jsonv.Encode(jsonv.Strs(methods...)) + `
+export function apply(ctx) {
+  const missing = want.filter((m) => typeof ctx.tools[m] !== 'function' || ctx.tools[m] !== ctx.get('tools')[m])
+  ctx.tools.register({ name: 'missing:' + missing.join(',') })
+}`
+	p, err := loadSource(t, src, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Tools(projector.Config{})[0].Name; got != "missing:" {
+		t.Errorf("the stand-in's tools service lacks %s (upstream lists %v)", strings.TrimPrefix(got, "missing:"), methods)
+	}
+	t.Logf("upstream's tools service methods: %v", methods)
+}
