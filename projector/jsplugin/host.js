@@ -301,15 +301,15 @@
   }
   // __dshCall runs one projector; it returns {u: true} for undefined,
   // {bad: true} for a value that is not lossless JSON, else {j: text}.
-  g.__dshCall = function (i, which, argsText, secondText) {
+  // args and second arrive as JSON.parse would make them.
+  g.__dshCall = function (i, which, args, second) {
     var t = tools[i];
-    var args = JSON.parse(argsText);
-    var fn, second;
+    var fn;
     switch (which) {
-      case "render": fn = t.output.render; second = JSON.parse(secondText); break;
-      case "presentationMeta": fn = t.output.presentationMeta; second = JSON.parse(secondText); break;
+      case "render": fn = t.output.render; break;
+      case "presentationMeta": fn = t.output.presentationMeta; break;
       case "presentCall": fn = t.presentCall; break;
-      case "presentResult": fn = t.presentResult; second = JSON.parse(secondText); break;
+      case "presentResult": fn = t.presentResult; break;
     }
     var out = which === "presentCall" ? fn.call(t, args) : fn.call(t.output && which !== "presentResult" ? t.output : t, args, second);
     if (out === undefined) { return { u: true }; }

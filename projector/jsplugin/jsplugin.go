@@ -439,11 +439,11 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	v.calling, v.impure = true, ""
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(Deadline, func() { timedOut.Store(true); rt.Interrupt("deadline") })
-	secondText := "null"
+	secondJS := goja.Null()
 	if second.IsDefined() {
-		secondText = jsonv.Encode(second)
+		secondJS = toJS(rt, second)
 	}
-	res, err := v.call(goja.Undefined(), rt.ToValue(d.index), rt.ToValue(which), rt.ToValue(jsonv.Encode(args)), rt.ToValue(secondText))
+	res, err := v.call(goja.Undefined(), rt.ToValue(d.index), rt.ToValue(which), toJS(rt, args), secondJS)
 	timer.Stop()
 	rt.ClearInterrupt()
 	v.calling = false

@@ -529,3 +529,20 @@ export function apply(ctx) {
 	}
 	t.Logf("upstream's tools service methods: %v", methods)
 }
+
+// TestValuesReachJSAsJSONParseMakesThem: a lone surrogate and a number
+// past the double range reach the projector as in Node (the string kept,
+// Infinity), and what it returns comes back exactly.
+func TestValuesReachJSAsJSONParseMakesThem(t *testing.T) {
+	p, err := loadSource(t, `export function apply(ctx) {
+  ctx.tools.register({ name: 'echo', parameters: { type: 'object' }, output: { schema: {},
+    render: (args, v) => [{ type: 'text', text: args.s + '|' + args.s.length + '|' + String(v.n) + '|' + Object.keys(v.o).join() }] } })
+}`, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, err := p.Tools(projector.Config{})[0].RunRender(js(`{"s":"a\ud800"}`), js(`{"n":1e400,"o":{"b":1,"2":1,"a":1,"1":1}}`))
+	if want := `[{"type":"text","text":"a\ud800|2|Infinity|1,2,b,a"}]`; err != nil || jsonv.Stringify(content) != want {
+		t.Errorf("render = %s %v, want %s", jsonv.Stringify(content), err, want)
+	}
+}
