@@ -8,9 +8,11 @@
   var impure = g.__dshImpure; // (name) -> throws during projector calls, undefined while loading
   // --- purity traps -------------------------------------------------------
   var RealDate = g.Date;
+  var TZ = "depends on the host's time zone", LOCALE = "depends on the host's locale";
   function SafeDate() {
     if (arguments.length === 0) { return impure("Date"); }
     if (!new.target) { return impure("Date"); }
+    if (arguments.length > 1) { impure("new Date(year, month, ...)", TZ); }
     var a = Array.prototype.slice.call(arguments);
     return new (Function.prototype.bind.apply(RealDate, [null].concat(a)))();
   }
@@ -19,6 +21,28 @@
   SafeDate.parse = RealDate.parse;
   SafeDate.now = function () { return impure("Date.now"); };
   g.Date = SafeDate;
+  // What reads or writes local time, or formats for a locale, moves with
+  // the host's TZ and locale in Node, and goja cannot reproduce V8's ICU
+  // output either way: such calls are impure, not mismatches.
+  function trap(proto, owner, names, why) {
+    names.forEach(function (name) {
+      var orig = proto[name];
+      if (typeof orig !== "function") { return; }
+      var label = owner + "." + name;
+      Object.defineProperty(proto, name, { configurable: true, writable: true, enumerable: false,
+        value: function () { impure(label, why); return orig.apply(this, arguments); } });
+    });
+  }
+  trap(RealDate.prototype, "Date.prototype", ["getFullYear", "getMonth", "getDate", "getDay", "getHours", "getMinutes",
+    "getSeconds", "getTimezoneOffset", "getYear", "setFullYear", "setMonth", "setDate", "setHours", "setMinutes",
+    "setSeconds", "setYear", "toString", "toDateString", "toTimeString"], TZ);
+  trap(RealDate.prototype, "Date.prototype", ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"], LOCALE);
+  trap(Number.prototype, "Number.prototype", ["toLocaleString"], LOCALE);
+  trap(Array.prototype, "Array.prototype", ["toLocaleString"], LOCALE);
+  trap(Object.prototype, "Object.prototype", ["toLocaleString"], LOCALE);
+  trap(String.prototype, "String.prototype", ["localeCompare", "toLocaleUpperCase", "toLocaleLowerCase"], LOCALE);
+  if (typeof BigInt === "function") { trap(BigInt.prototype, "BigInt.prototype", ["toLocaleString"], LOCALE); }
+  Object.defineProperty(g, "Intl", { configurable: true, enumerable: false, get: function () { return impure("Intl", LOCALE); } });
   Math.random = function () { return impure("Math.random"); };
   ["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask",
    "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "require", "process", "performance", "crypto", "navigator",

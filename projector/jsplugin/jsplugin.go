@@ -46,10 +46,16 @@ var LoadDeadline = 10 * time.Second
 // use (Date.now, Math.random, fetch, process, a node:* module, ...).
 type ImpureError struct {
 	Tool, Projector, Global string
+	// Why, when set, says how the global depends on the host.
+	Why string
 }
 
 func (e *ImpureError) Error() string {
-	return fmt.Sprintf("%s of plugin tool %q reached for %s, which a pure projector must not use", e.Projector, e.Tool, e.Global)
+	why := e.Why
+	if why == "" {
+		why = "a pure projector must not use"
+	}
+	return fmt.Sprintf("%s of plugin tool %q reached for %s, which %s", e.Projector, e.Tool, e.Global, why)
 }
 
 // FindingClass names the verify finding class.
@@ -99,6 +105,9 @@ type vm struct {
 	call    goja.Callable
 	calling bool   // a projector call is running: the traps throw
 	impure  string // the global the current call reached for
+	// impureWhy says why, when not simply impure ("depends on the host's
+	// time zone").
+	impureWhy string
 }
 
 // Load bundles and loads the plugin at path; cfg supplies its options
@@ -249,12 +258,12 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	v := &vm{rt: goja.New()}
 	rt := v.rt
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
-	rt.Set("__dshImpure", func(name string) goja.Value {
+	rt.Set("__dshImpure", func(name, why string) goja.Value {
 		if !v.calling {
 			return goja.Undefined()
 		}
 		if v.impure == "" {
-			v.impure = name
+			v.impure, v.impureWhy = name, why
 		}
 		panic(rt.NewGoError(fmt.Errorf("%s is not available to a pure projector", name)))
 	})
@@ -436,7 +445,7 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	}
 	defer p.put(v)
 	rt := v.rt
-	v.calling, v.impure = true, ""
+	v.calling, v.impure, v.impureWhy = true, "", ""
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(Deadline, func() { timedOut.Store(true); rt.Interrupt("deadline") })
 	secondJS := goja.Null()
@@ -449,7 +458,7 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	v.calling = false
 	switch {
 	case v.impure != "":
-		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure}
+		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy}
 	case timedOut.Load():
 		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline}
 	case err != nil:

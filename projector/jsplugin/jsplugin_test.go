@@ -162,6 +162,13 @@ func TestSandboxGlobals(t *testing.T) {
 		{`return [{type:'text', text: fs.readFileSync('/etc/hostname', 'utf8')}]`, "node:fs.readFileSync"},
 		{`return [{type:'text', text: path.join('a', 'b')}]`, "node:path.join"},
 		{`require('child_process').execSync('ls'); return []`, "node:child_process.execSync"},
+		{`return [{type:'text', text: new Date(0).toString()}]`, "Date.prototype.toString"},
+		{`return [{type:'text', text: 'at ' + new Date(0)}]`, "Date.prototype.toString"},
+		{`return [{type:'text', text: String(new Date(0).getHours())}]`, "Date.prototype.getHours"},
+		{`return [{type:'text', text: String(new Date(2020, 0, 1).valueOf())}]`, "new Date(year, month, ...)"},
+		{`return [{type:'text', text: (1234.5).toLocaleString()}]`, "Number.prototype.toLocaleString"},
+		{`return [{type:'text', text: ['b', 'a'].sort((x, y) => x.localeCompare(y)).join()}]`, "String.prototype.localeCompare"},
+		{`return [{type:'text', text: new Intl.NumberFormat('en').format(1)}]`, "Intl"},
 	} {
 		p, err := jsplugin.Load(writePlugin(t, c.body), projector.Config{})
 		if err != nil {
@@ -173,13 +180,29 @@ func TestSandboxGlobals(t *testing.T) {
 			t.Errorf("%s: %v", c.global, err)
 		}
 	}
-	// What is pure stays allowed: a date from a number, JSON, Math.
-	p, err := jsplugin.Load(writePlugin(t, `return [{type:'text', text: new Date(0).toISOString() + ' ' + Math.max(1, 2) + JSON.stringify({a: [1]})}]`), projector.Config{})
+	// The message says why: plain impurity, or what of the host it depends on.
+	for body, want := range map[string]string{
+		`return [{type:'text', text: String(Math.random())}]`:          `render of plugin tool "probe" reached for Math.random, which a pure projector must not use`,
+		`return [{type:'text', text: String(new Date(0).getHours())}]`: `render of plugin tool "probe" reached for Date.prototype.getHours, which depends on the host's time zone`,
+		`return [{type:'text', text: (1).toLocaleString()}]`:           `render of plugin tool "probe" reached for Number.prototype.toLocaleString, which depends on the host's locale`,
+	} {
+		p, err := jsplugin.Load(writePlugin(t, body), projector.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Tools(projector.Config{})[0].RunRender(js(`{}`), js(`{}`))
+		var f *projector.Failure
+		if !errors.As(err, &f) || !strings.HasSuffix(f.Message, want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	// What is pure stays allowed: a date from a number in UTC, JSON, Math.
+	p, err := jsplugin.Load(writePlugin(t, `return [{type:'text', text: new Date(0).toISOString() + ' ' + new Date(Date.UTC(2020, 1, 3)).getUTCDate() + new Date('2020-01-02T03:04:05Z').getUTCHours() + ' ' + Math.max(1, 2) + JSON.stringify({a: [1], d: new Date(1)})}]`), projector.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	content, err := p.Tools(projector.Config{})[0].RunRender(js(`{}`), js(`{}`))
-	if err != nil || jsonv.Encode(content) != `[{"type":"text","text":"1970-01-01T00:00:00.000Z 2{\"a\":[1]}"}]` {
+	if err != nil || jsonv.Encode(content) != `[{"type":"text","text":"1970-01-01T00:00:00.000Z 33 2{\"a\":[1],\"d\":\"1970-01-01T00:00:00.001Z\"}"}]` {
 		t.Errorf("pure code: %s %v", jsonv.Encode(content), err)
 	}
 }
