@@ -144,3 +144,73 @@ func TestPluginFromARecordedDefinition(t *testing.T) {
 		t.Errorf("with the recorded definition as a plugin: exit %d, classes %q, summary %v %s", code2, r.classes(), r.summary, errs)
 	}
 }
+
+// runPrinted runs a command a report printed ("dsh-replay ARGS..."), as
+// printed (the test paths need no quoting).
+func runPrinted(t *testing.T, line string) (string, int) {
+	t.Helper()
+	fields := strings.Fields(line)
+	if len(fields) < 2 || fields[0] != "dsh-replay" {
+		t.Fatalf("not a dsh-replay command: %q", line)
+	}
+	out, errs, code := goldenCLI(t, fields[1:]...)
+	return out + errs, code
+}
+
+// printedAfter is the rest of the first line of out that follows marker.
+func printedAfter(t *testing.T, out, marker string) string {
+	t.Helper()
+	i := strings.Index(out, marker)
+	if i < 0 {
+		t.Fatalf("no %q in:\n%s", marker, out)
+	}
+	line, _, _ := strings.Cut(out[i+len(marker):], "\n")
+	return line
+}
+
+// TestPrintedCommandsLoadTheSameProjectors: the show and regenerate
+// commands a run prints carry its --config and --plugin, so what they
+// show or write is what the run checked.
+func TestPrintedCommandsLoadTheSameProjectors(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfg, []byte(`{"plugins":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plugin := pluginData + "/impure"
+	out, _, code := verifyCLI(t, "", "--config", cfg, "--plugin", plugin, pluginData+"/logs/impure.jsonl")
+	show := printedAfter(t, out, "→ ")
+	if code != ExitDivergence || !strings.HasSuffix(show, " --raw --config "+cfg+" --plugin "+plugin) {
+		t.Fatalf("exit %d, show command %q", code, show)
+	}
+	if got, code := runPrinted(t, show); code != ExitOK || !strings.Contains(got, "stamp") {
+		t.Errorf("%s: exit %d\n%s", show, code, got)
+	}
+	for _, format := range []string{"json", "github", "junit"} {
+		out, _, _ := verifyCLI(t, "", "--format", format, "--config", cfg, "--plugin", plugin, pluginData+"/logs/impure.jsonl")
+		if !strings.Contains(out, "--raw --config "+cfg+" --plugin "+plugin) {
+			t.Errorf("%s report: the show command lacks the flags:\n%s", format, out)
+		}
+	}
+	// A card golden made with the plugin drifts; the regenerate command
+	// check prints carries --plugin, and after running it check passes.
+	logs := copyTree(t, pluginData+"/logs")
+	if _, errs, code := goldenCLI(t, "golden", "update", "--no-review", "--plugin", pluginData+"/todo", logs+"/todo.jsonl"); code != ExitOK {
+		t.Fatalf("golden update: exit %d %s", code, errs)
+	}
+	golden := logs + "/todo.cards.txt"
+	if err := os.WriteFile(golden, []byte(readFile(t, golden)+"drift\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := goldenCLI(t, "golden", "check", "--plugin", pluginData+"/todo", logs+"/todo.jsonl")
+	regen := "dsh-replay" + printedAfter(t, out+errs, "to regenerate: dsh-replay")
+	if code != ExitDivergence || !strings.Contains(regen, "--plugin "+pluginData+"/todo") {
+		t.Fatalf("golden check: exit %d, regenerate %q\n%s%s", code, regen, out, errs)
+	}
+	if got, code := runPrinted(t, regen); code != ExitOK {
+		t.Fatalf("%s: exit %d\n%s", regen, code, got)
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", "--plugin", pluginData+"/todo", logs+"/todo.jsonl"); code != ExitOK {
+		t.Errorf("check after the printed regenerate: exit %d\n%s", code, out)
+	}
+}

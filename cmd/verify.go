@@ -195,7 +195,8 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 
 	// Open the report files only once the arguments are known to be good.
-	ro := report.Options{Deterministic: o.deterministic, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), Strict: o.strict}
+	ro := report.Options{Deterministic: o.deterministic, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), Strict: o.strict,
+		ShowArgs: cmdutil.ProjectorArgs(o.config, o.plugins)}
 	wantHTML := false
 	for _, t := range targets {
 		if t.kind == "html" {
@@ -259,7 +260,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		Walked: in.Walked,
 	}, sink)
 	if o.golden != "" {
-		golden.VerifyCardGoldens(agg, reg, o.golden, o.config, o.noSidecar, paths)
+		golden.VerifyCardGoldens(agg, reg, o.golden, o.config, o.plugins, o.noSidecar, paths)
 	}
 	if !o.deterministic {
 		agg.Totals.Duration = time.Since(start)

@@ -104,15 +104,21 @@ type Finding struct {
 	Diff []string
 }
 
-// Command is the command that shows the call behind a finding.
-func (f *Finding) Command() string {
+// Command is the command that shows the call behind a finding; args are
+// the flags that make show project as the run did (--config FILE,
+// --plugin PATH), quoted here.
+func (f *Finding) Command(args ...string) string {
 	if f.Class == NotASessionLog {
 		return "" // nothing of dsh-replay's can show it
 	}
-	if f.CallID == "" {
-		return "dsh-replay show " + shellQuote(f.File)
+	cmd := "dsh-replay show " + ShellQuote(f.File)
+	if f.CallID != "" {
+		cmd += " --call " + ShellQuote(f.CallID) + " --raw"
 	}
-	return "dsh-replay show " + shellQuote(f.File) + " --call " + shellQuote(f.CallID) + " --raw"
+	for _, a := range args {
+		cmd += " " + ShellQuote(a)
+	}
+	return cmd
 }
 
 // Signature identifies a cause: findings with equal signatures cluster.
@@ -128,9 +134,9 @@ func (f *Finding) Headline() string {
 	return string(f.Class) + " (" + f.SubKind + ")"
 }
 
-func shellQuote(s string) string {
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r == '+' || r == '=' || r == ',' || r == '@' ||
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r == '+' || r == '=' || r == ',' || r == '@' || r == '%' ||
 			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) < 0 {
 		return s

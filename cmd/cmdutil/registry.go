@@ -57,3 +57,16 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 	}
 	return reg, added, nil
 }
+
+// ProjectorArgs are the flags that load the same projectors as a run with
+// this --config and these --plugin paths, for the commands a report prints.
+func ProjectorArgs(config string, plugins []string) []string {
+	var args []string
+	if config != "" {
+		args = append(args, "--config", config)
+	}
+	for _, p := range plugins {
+		args = append(args, "--plugin", p)
+	}
+	return args
+}

@@ -711,8 +711,8 @@ func (g *goldenRun) command(sub string, paths []string, extra ...string) string 
 		parts = append(parts, "--out", shellQuote(g.o.out))
 	}
 	if sub == "update" || sub == "check" {
-		if g.o.config != "" {
-			parts = append(parts, "--config", shellQuote(g.o.config))
+		for _, a := range cmdutil.ProjectorArgs(g.o.config, g.o.plugins) {
+			parts = append(parts, shellQuote(a))
 		}
 		if g.o.noSidecar {
 			parts = append(parts, "--no-sidecar")
@@ -724,15 +724,7 @@ func (g *goldenRun) command(sub string, paths []string, extra ...string) string 
 	return strings.Join(parts, " ")
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+var shellQuote = replay.ShellQuote
 
 // goldenRunOver prepares a golden run (with card goldens) over the logs the
 // arguments name, refusing two logs that would share a golden.

@@ -18,8 +18,8 @@ import (
 // .new file left behind, is a card-mismatch failure reported through the
 // same sinks, one block per golden, each naming the command that
 // regenerates it. verify writes nothing.
-func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, config string, noSidecar bool, paths []string) {
-	g := &goldenRun{o: &goldenOptions{out: dir, config: config, noSidecar: noSidecar}}
+func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, config string, plugins []string, noSidecar bool, paths []string) {
+	g := &goldenRun{o: &goldenOptions{out: dir, config: config, plugins: plugins, noSidecar: noSidecar}}
 	g.cwd, _ = os.Getwd()
 	if abs, err := filepath.Abs(dir); err == nil {
 		g.o.out = abs

@@ -88,7 +88,7 @@ func (s *githubSink) Close(t *Totals) error {
 		if len(f.Diff) > 0 {
 			msg += "\n" + strings.Join(f.Diff, "\n")
 		}
-		if cmd := f.Command(); cmd != "" {
+		if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
 			msg += "\n" + cmd
 		}
 		fmt.Fprintf(w, "::%s %s::%s\n", lv, props, escapeData(msg))
@@ -156,7 +156,7 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 			d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
 		}
 		d.WriteString("```\n\n")
-		if cmd := f.Command(); cmd != "" {
+		if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
 			d.WriteString("`" + cmd + "`\n\n")
 		}
 		d.WriteString("</details>\n\n")

@@ -96,8 +96,8 @@ func newHTML(w io.Writer, o Options) *htmlSink {
 
 // NewHTMLCards is the HTML writer of show --html: the same page without a
 // verdict; feed it with BeginLog, Call (results carrying Entry) and EndLog.
-func NewHTMLCards(w io.Writer) Sink {
-	s := newHTML(w, Options{Deterministic: true})
+func NewHTMLCards(w io.Writer, showArgs []string) Sink {
+	s := newHTML(w, Options{Deterministic: true, ShowArgs: showArgs})
 	s.show = true
 	return s
 }
@@ -187,7 +187,7 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 			seen[string(f.Class)] = true
 			classes = append(classes, string(f.Class))
 		}
-		c.Findings = append(c.Findings, newHTMLFinding(f))
+		c.Findings = append(c.Findings, s.newHTMLFinding(f))
 		if f.Sev >= replay.Failure {
 			c.Bad = true
 		}
@@ -216,7 +216,7 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 	case quiet:
 		limit = HTMLQuietLines
 	}
-	c.Card = htmlCardOf(r, limit)
+	c.Card = s.htmlCardOf(r, limit)
 	s.cur.count++
 	if lazy {
 		s.lazyCall(&c)
@@ -271,7 +271,7 @@ func (s *htmlSink) EndLog(l *replay.LogResult) {
 	for i := range l.Findings {
 		f := &l.Findings[i]
 		s.classes[f.Class]++
-		s.cur.findings = append(s.cur.findings, newHTMLFinding(f))
+		s.cur.findings = append(s.cur.findings, s.newHTMLFinding(f))
 		s.cur.classes[string(f.Class)] = true
 		if f.Sev >= replay.Failure {
 			s.cur.bad = true
@@ -367,7 +367,7 @@ var lineClass = map[cards.Kind]string{
 }
 
 // htmlCardOf draws a call's card as the terminal does, line for line.
-func htmlCardOf(r *replay.CallResult, limit int) htmlCard {
+func (s *htmlSink) htmlCardOf(r *replay.CallResult, limit int) htmlCard {
 	e := r.Entry
 	if e == nil {
 		e = &cards.Entry{Tool: r.Tool, CallID: r.CallID, Location: fmt.Sprintf("%s:%d", r.File, r.Line), HasResult: true}
@@ -375,7 +375,7 @@ func htmlCardOf(r *replay.CallResult, limit int) htmlCard {
 	st := e.Status()
 	c := htmlCard{Icon: e.Icon(), Title: e.Title(), Pill: st.Text,
 		Footer:  strings.Join(nonEmpty(e.Tool, e.CallID, e.Location), " · "),
-		ShowCmd: showCommand(r.File, r.CallID, "--full")}
+		ShowCmd: s.showCommand(r.File, r.CallID)}
 	switch st.Kind {
 	case cards.StatusError:
 		c.PillClass = "err"
@@ -414,18 +414,16 @@ func nonEmpty(xs ...string) []string {
 	return out
 }
 
-func showCommand(file, callID string, extra ...string) string {
+// showCommand shows a whole card: the finding's command with --full for
+// --raw.
+func (s *htmlSink) showCommand(file, callID string) string {
 	f := replay.Finding{File: file, CallID: callID}
-	cmd := f.Command()
-	if callID != "" && len(extra) > 0 {
-		cmd = strings.TrimSuffix(cmd, " --raw") + " " + strings.Join(extra, " ")
-	}
-	return cmd
+	return strings.Replace(f.Command(s.o.ShowArgs...), " --raw", " --full", 1)
 }
 
-func newHTMLFinding(f *replay.Finding) htmlFinding {
+func (s *htmlSink) newHTMLFinding(f *replay.Finding) htmlFinding {
 	h := htmlFinding{Class: string(f.Class), Headline: f.Headline(), Sev: f.Sev.String(), Projector: f.Projector,
-		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: f.Command()}
+		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: f.Command(s.o.ShowArgs...)}
 	h.Rows = sideRows(f.Diff)
 	return h
 }

@@ -215,6 +215,10 @@ type Options struct {
 	// HTMLReport is the path of the HTML report written in the same run
 	// (the github format links it in the job summary).
 	HTMLReport string
+	// ShowArgs are the flags that make `dsh-replay show` project as this
+	// run did (--config FILE, --plugin PATH); every printed show command
+	// carries them.
+	ShowArgs []string
 }
 
 // plural formats "1 call" / "2 calls".

@@ -134,7 +134,7 @@ func (s *textSink) Close(t *Totals) error {
 					fmt.Fprintf(w, "  %s %s %s\n", location(f), f.CallID, f.Tool)
 				}
 			}
-			writeFinding(w, f, "    ")
+			s.writeFinding(w, f, "    ")
 		}
 	}
 	var cl []*cluster
@@ -152,7 +152,7 @@ func (s *textSink) Close(t *Totals) error {
 				fmt.Fprintf(w, " · %s", f.Tool)
 			}
 			fmt.Fprintf(w, " · %s\n", f.Projector)
-			writeFinding(w, f, "  ")
+			s.writeFinding(w, f, "  ")
 			var samples []string
 			n := 0
 			for _, l := range s.logs {
@@ -201,12 +201,12 @@ func worstOf(fs []replay.Finding) replay.Severity {
 	return w
 }
 
-func writeFinding(w io.Writer, f *replay.Finding, indent string) {
+func (s *textSink) writeFinding(w io.Writer, f *replay.Finding, indent string) {
 	fmt.Fprintf(w, "%s%s %s [%s]: %s\n", indent, sevWord(f.Sev), f.Headline(), f.Projector, f.Message)
 	for _, d := range f.Diff {
 		fmt.Fprintf(w, "%s  %s\n", indent, d)
 	}
-	if cmd := f.Command(); cmd != "" {
+	if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
 		fmt.Fprintf(w, "%s  → %s\n", indent, cmd)
 	}
 }

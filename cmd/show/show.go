@@ -176,7 +176,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	s := &shower{o: o, reg: reg, w: bw, opts: cards.Options{Width: width, Full: o.full, Styles: styles}, multi: len(paths) > 1}
 	var htmlPage bytes.Buffer
 	if o.html != "" {
-		s.html = report.NewHTMLCards(&htmlPage)
+		s.html = report.NewHTMLCards(&htmlPage, cmdutil.ProjectorArgs(o.config, o.plugins))
 	}
 
 	failed := false
