@@ -29,7 +29,8 @@ func newToolsCmd() *cobra.Command {
 		Short: "List the tool projectors this build knows",
 		Long: `List every tool this build has a Go projector for: its name, the upstream
 plugin that ships it, which projectors it has (render, presentationMeta,
-presentCall, presentResult) and the cards its presenters can emit.
+presentCall, presentResult, and finalizeContent when the recorded content
+passes through one) and the cards its presenters can emit.
 "tools schema NAME" prints a tool's parameter and output schemas.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {

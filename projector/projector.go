@@ -39,8 +39,9 @@ type Tool struct {
 	// validation of arguments happens before they run.
 	RawPresenters bool
 	// FinalizeContent is upstream's finalizeContent where replay can compute
-	// it: the content the call records given render's output. nil: none.
-	FinalizeContent func(args, value, content jsonv.Value) jsonv.Value
+	// it: the content the call records given the outcome before it (render's
+	// content, and the meta). nil: none.
+	FinalizeContent func(args, value jsonv.Value, outcome Result) jsonv.Value
 	// MatchOwnSpill reports whether recorded content is the tool's own
 	// post-execute spill of rendered content (grep, glob: the footer names a
 	// stored file instead of saying it could not be saved). nil: no such step.

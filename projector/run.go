@@ -157,17 +157,20 @@ func (t *Tool) Projectors() []string {
 	if t.PresentResult != nil {
 		out = append(out, "presentResult")
 	}
+	if t.FinalizeContent != nil {
+		out = append(out, "finalizeContent")
+	}
 	return out
 }
 
 // RunFinalizeContent applies FinalizeContent (contained); without one the
 // content is returned unchanged.
-func (t *Tool) RunFinalizeContent(args, value, content jsonv.Value) (jsonv.Value, error) {
+func (t *Tool) RunFinalizeContent(args, value jsonv.Value, r Result) (jsonv.Value, error) {
 	if t.FinalizeContent == nil {
-		return content, nil
+		return r.Content, nil
 	}
 	return contain(t.Name, "finalizeContent", func() (jsonv.Value, error) {
-		return t.FinalizeContent(args, value, content), nil
+		return t.FinalizeContent(args, value, r), nil
 	})
 }
 

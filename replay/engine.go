@@ -212,7 +212,7 @@ func (v *callRun) projectors() {
 	if err == nil {
 		// finalizeContent runs after render on every outcome (byte caps of the
 		// terminal and job tools); the log records its result.
-		content, err = t.RunFinalizeContent(v.args, c.Value, content)
+		content, err = t.RunFinalizeContent(v.args, c.Value, projector.Result{Content: content, Meta: c.Meta})
 	}
 	v.renderRun = true
 	v.fingerprint(&v.first.content, content, err)

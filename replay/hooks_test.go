@@ -12,8 +12,8 @@ import (
 // records: the engine compares against them, and still catches a change.
 func TestToolHooks(t *testing.T) {
 	capped := echoTool("capped")
-	capped.FinalizeContent = func(_, _, content jsonv.Value) jsonv.Value {
-		s := content.At(0).Get("text").Str()
+	capped.FinalizeContent = func(_, _ jsonv.Value, r projector.Result) jsonv.Value {
+		s := r.Content.At(0).Get("text").Str()
 		if len(s) > 5 {
 			s = s[:5] + "[truncated]"
 		}

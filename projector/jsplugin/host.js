@@ -325,6 +325,8 @@
   }
   // __dshCall runs one projector; it returns {u: true} for undefined,
   // {bad: true} for a value that is not lossless JSON, else {j: text}.
+  var NEVER_ABORTED = Object.freeze({ aborted: false, reason: undefined, onabort: null,
+    addEventListener: noop, removeEventListener: noop, throwIfAborted: noop });
   // args and second arrive as JSON.parse would make them.
   g.__dshCall = function (i, which, args, second) {
     var t = tools[i];
@@ -334,8 +336,17 @@
       case "presentationMeta": fn = t.output.presentationMeta; break;
       case "presentCall": fn = t.presentCall; break;
       case "presentResult": fn = t.presentResult; break;
+      case "finalizeContent": fn = t.finalizeContent; break;
     }
-    var out = which === "presentCall" ? fn.call(t, args) : fn.call(t.output && which !== "presentResult" ? t.output : t, args, second);
+    var out;
+    switch (which) {
+      case "presentCall": out = fn.call(t, args); break;
+      case "presentResult": out = fn.call(t, args, second); break;
+      // What of the execution replay knows: the name, the arguments, and a
+      // signal that never aborts.
+      case "finalizeContent": out = fn.call(t, { name: t.name, arguments: args, signal: NEVER_ABORTED }, second); break;
+      default: out = fn.call(t.output, args, second);
+    }
     if (out === undefined) { return { u: true }; }
     if (!lossless(out)) { return { bad: true }; }
     return { j: JSON.stringify(out) };

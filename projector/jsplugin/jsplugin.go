@@ -96,6 +96,7 @@ type toolDef struct {
 	name                                  string
 	parameters, schema                    jsonv.Value
 	render, meta, presentCall, presResult bool
+	finalize                              bool
 	raw                                   bool // not made by defineTool
 }
 
@@ -368,6 +369,7 @@ func (p *Plugin) readDefs(rt *goja.Runtime, touched string) error {
 		}
 		d.render, d.meta = isFn(out, "render"), isFn(out, "presentationMeta")
 		d.presentCall, d.presResult = isFn(t, "presentCall"), isFn(t, "presentResult")
+		d.finalize = isFn(t, "finalizeContent")
 		// Presenters of a definition not made by defineTool are not
 		// soft-validated.
 		isDefined, _ := defined(goja.Undefined(), t)
@@ -469,6 +471,10 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	case o.Get("u") != nil && o.Get("u").ToBoolean():
 		return jsonv.Value{}, nil
 	case o.Get("bad") != nil && o.Get("bad").ToBoolean():
+		if which == "finalizeContent" {
+			// Upstream turns the outcome into an error result.
+			return jsonv.Value{}, &projector.Throw{Message: "finalizeContent returned non-lossless content"}
+		}
 		// Not lossless JSON: undefined, which the contract reports as
 		// "returned non-lossless JSON" for render and presentationMeta.
 		return jsonv.Value{}, nil
@@ -499,6 +505,18 @@ func (p *Plugin) Tools(cfg projector.Config) []*projector.Tool {
 				}
 			}
 		}
+		if d.finalize {
+			t.FinalizeContent = func(args, value jsonv.Value, r projector.Result) jsonv.Value {
+				v, err := p.invoke(cfg, d, "finalizeContent", args, resultObject(r, value))
+				if err != nil {
+					panic(err)
+				}
+				if !v.IsDefined() {
+					return r.Content // undefined keeps the content
+				}
+				return v
+			}
+		}
 		if d.presentCall {
 			t.PresentCall = func(args jsonv.Value) jsonv.Value {
 				v, err := p.invoke(cfg, d, "presentCall", args, jsonv.Value{})
@@ -510,11 +528,7 @@ func (p *Plugin) Tools(cfg projector.Config) []*projector.Tool {
 		}
 		if d.presResult {
 			t.PresentResult = func(args jsonv.Value, r projector.Result) jsonv.Value {
-				ms := []jsonv.Member{jsonv.M("content", r.Content), jsonv.M("isError", jsonv.BoolValue(r.IsError))}
-				if r.Meta.IsDefined() {
-					ms = append(ms, jsonv.M("meta", r.Meta))
-				}
-				v, err := p.invoke(cfg, d, "presentResult", args, jsonv.Obj(ms...))
+				v, err := p.invoke(cfg, d, "presentResult", args, resultObject(r, jsonv.Value{}))
 				if err != nil {
 					panic(err)
 				}
@@ -524,4 +538,18 @@ func (p *Plugin) Tools(cfg projector.Config) []*projector.Tool {
 		out = append(out, t)
 	}
 	return out
+}
+
+// resultObject is the result a presenter or finalizer receives: {content,
+// isError, meta?} (presentResult gets no value; finalizeContent gets the
+// frozen result, value included).
+func resultObject(r projector.Result, value jsonv.Value) jsonv.Value {
+	ms := []jsonv.Member{jsonv.M("content", r.Content), jsonv.M("isError", jsonv.BoolValue(r.IsError))}
+	if value.IsDefined() {
+		ms = append(ms, jsonv.M("value", value))
+	}
+	if r.Meta.IsDefined() {
+		ms = append(ms, jsonv.M("meta", r.Meta))
+	}
+	return jsonv.Obj(ms...)
 }

@@ -569,3 +569,45 @@ func TestValuesReachJSAsJSONParseMakesThem(t *testing.T) {
 		t.Errorf("render = %s %v, want %s", jsonv.Stringify(content), err, want)
 	}
 }
+
+// TestFinalizeContent: a plugin tool's finalizeContent runs on render's
+// content as upstream's finish step does (exec with the arguments, the
+// frozen result with the value), and what it returns is what the log
+// records; undefined keeps the content, a throw is a render failure.
+func TestFinalizeContent(t *testing.T) {
+	p, err := loadSource(t, `export function apply(ctx) {
+  ctx.tools.register({ name: 'capped', parameters: { type: 'object' },
+    output: { schema: {}, render: (args, v) => [{ type: 'text', text: v.text }] },
+    finalizeContent(exec, result) {
+      if (exec.arguments.keep) return undefined
+      if (exec.arguments.boom) throw new Error('no cap')
+      if (exec.signal.aborted || exec.name !== 'capped' || result.isError) throw new Error('bad exec')
+      return [{ type: 'text', text: result.content[0].text.slice(0, exec.arguments.max) + '[' + result.value.text.length + ']' + JSON.stringify(result.meta) }]
+    } })
+}`, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := p.Tools(projector.Config{})[0]
+	for _, c := range []struct{ args, meta, want, err string }{
+		{`{"max":3}`, ``, `[{"type":"text","text":"abc[6]undefined"}]`, ""},
+		{`{"max":3}`, `{"m":1}`, `[{"type":"text","text":"abc[6]{\"m\":1}"}]`, ""},
+		{`{"keep":true}`, ``, `[{"type":"text","text":"abcdef"}]`, ""},
+		{`{"boom":true}`, ``, ``, "no cap"},
+	} {
+		r := projector.Result{Content: js(`[{"type":"text","text":"abcdef"}]`)}
+		if c.meta != "" {
+			r.Meta = js(c.meta)
+		}
+		got, err := tool.RunFinalizeContent(js(c.args), js(`{"text":"abcdef"}`), r)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: err %v, want %q", c.args, err, c.err)
+			}
+			continue
+		}
+		if err != nil || jsonv.Encode(got) != c.want {
+			t.Errorf("%s: %s %v, want %s", c.args, jsonv.Encode(got), err, c.want)
+		}
+	}
+}

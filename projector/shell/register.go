@@ -43,8 +43,8 @@ func Register(r *projector.Registry) error {
 	for _, t := range tools {
 		if HasFinalizer(t.Name) {
 			name, cfg := t.Name, r.Config
-			t.FinalizeContent = func(args, value, content jsonv.Value) jsonv.Value {
-				return FinalizeContent(cfg, name, args, value, projector.Result{Content: content})
+			t.FinalizeContent = func(args, value jsonv.Value, r projector.Result) jsonv.Value {
+				return FinalizeContent(cfg, name, args, value, r)
 			}
 		}
 		if err := r.Add(t); err != nil {
