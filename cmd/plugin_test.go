@@ -47,8 +47,17 @@ func TestVerifyPlugins(t *testing.T) {
 			}
 		})
 	}
+	// A finding names the line and column of the plugin's source.
+	out, _, _ := verifyCLI(t, "", pluginData+"/logs/throws.jsonl", "--plugin", pluginData+"/throws")
+	if want := "output.render failed: cannot render 1 (thrown at " + pluginData + "/throws/index.js:12:40)"; !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
+	out, _, _ = verifyCLI(t, "", pluginData+"/logs/impure.jsonl", "--plugin", pluginData+"/impure")
+	if want := "reached for Date.now at " + pluginData + "/impure/index.js:12:79, which"; !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
 	// Without the plugin its new tool is not verified; the first-party one is.
-	out, _, _ := verifyCLI(t, "", "--format", "json", pluginData+"/logs/todo.jsonl")
+	out, _, _ = verifyCLI(t, "", "--format", "json", pluginData+"/logs/todo.jsonl")
 	if r := parseNDJSON(t, out); r.summary["unverified"] != float64(2) || strings.Contains(out, "pluginTools") {
 		t.Errorf("without --plugin: %v", r.summary)
 	}

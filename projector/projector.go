@@ -70,7 +70,10 @@ type Result struct {
 }
 
 // Throw is a JavaScript-style thrown error with a message, for ports.
-type Throw struct{ Message string }
+type Throw struct {
+	Message string
+	At      string // file:line:col of a JavaScript plugin's throw, when known
+}
 
 func (t *Throw) Error() string { return t.Message }
 

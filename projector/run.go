@@ -18,6 +18,9 @@ type Failure struct {
 	// Class is a finding class the failure asks for instead of the
 	// projector's own (a JavaScript plugin's impure or timed-out call).
 	Class string
+	// At is where a JavaScript plugin's projector threw (file:line:col of
+	// its source), when known; never part of Message, which is upstream's.
+	At string
 }
 
 // Classified is an error that names the finding class it should be
@@ -38,7 +41,7 @@ func contain(tool, projector string, fn func() (jsonv.Value, error)) (v jsonv.Va
 			v = jsonv.Value{}
 			var th *Throw
 			if e, ok := r.(error); ok && errors.As(e, &th) {
-				err = &Failure{Tool: tool, Projector: projector, Message: th.Message}
+				err = &Failure{Tool: tool, Projector: projector, Message: th.Message, At: th.At}
 				return
 			}
 			var cl Classified
@@ -82,8 +85,12 @@ func (t *Tool) projection(name string, v jsonv.Value, err error) (jsonv.Value, e
 	if err != nil {
 		f := &Failure{Tool: t.Name, Projector: name}
 		var inner *Failure
-		if errors.As(err, &inner) {
-			f.Panic, f.Stack, f.Class = inner.Panic, inner.Stack, inner.Class
+		var th *Throw
+		switch {
+		case errors.As(err, &inner):
+			f.Panic, f.Stack, f.Class, f.At = inner.Panic, inner.Stack, inner.Class, inner.At
+		case errors.As(err, &th):
+			f.At = th.At
 		}
 		var cl Classified
 		if errors.As(err, &cl) {

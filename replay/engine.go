@@ -337,7 +337,11 @@ func failed(class Class, projector string, err error) Finding {
 			msg = msg[i+len("failed: "):]
 		}
 	}
-	return Finding{Class: class, Sev: Failure, Projector: projector, Message: firstLine(msg)}
+	msg = firstLine(msg)
+	if f, ok := err.(*projectorFailure); ok && f.At != "" && f.Class == "" {
+		msg += " (thrown at " + f.At + ")"
+	}
+	return Finding{Class: class, Sev: Failure, Projector: projector, Message: msg}
 }
 
 type projectorFailure = projector.Failure

@@ -48,6 +48,8 @@ type ImpureError struct {
 	Tool, Projector, Global string
 	// Why, when set, says how the global depends on the host.
 	Why string
+	// At is where in the plugin's source (file:line:col), when known.
+	At string
 }
 
 func (e *ImpureError) Error() string {
@@ -55,7 +57,14 @@ func (e *ImpureError) Error() string {
 	if why == "" {
 		why = "a pure projector must not use"
 	}
-	return fmt.Sprintf("%s of plugin tool %q reached for %s, which %s", e.Projector, e.Tool, e.Global, why)
+	return fmt.Sprintf("%s of plugin tool %q reached for %s%s, which %s", e.Projector, e.Tool, e.Global, at(e.At), why)
+}
+
+func at(where string) string {
+	if where == "" {
+		return ""
+	}
+	return " at " + where
 }
 
 // FindingClass names the verify finding class.
@@ -65,10 +74,11 @@ func (e *ImpureError) FindingClass() string { return "impure" }
 type TimeoutError struct {
 	Tool, Projector string
 	After           time.Duration
+	At              string // where it was stopped (file:line:col), when known
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("%s of plugin tool %q did not return within %v and was stopped", e.Projector, e.Tool, e.After)
+	return fmt.Sprintf("%s of plugin tool %q did not return within %v and was stopped%s", e.Projector, e.Tool, e.After, at(e.At))
 }
 
 // FindingClass names the verify finding class.
@@ -118,11 +128,17 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
+	if abs, err := filepath.Abs(entry); err == nil {
+		entry = abs
+	}
 	code, err := bundle(entry)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	prog, err := goja.Compile(entry, code, true)
+	// The bundle's own name sits beside the entry, so that the map's
+	// sources resolve against the entry's directory and a position the map
+	// does not cover (esbuild's helpers) is told apart from the plugin's.
+	prog, err := goja.Compile(filepath.Join(filepath.Dir(entry), bundleName), code, true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: compiling the bundle: %w", path, err)
 	}
@@ -233,6 +249,13 @@ func bundle(entry string) (string, error) {
 		Platform:    api.PlatformNeutral,
 		MainFields:  []string{"module", "main"},
 		Target:      api.ES2017,
+		// goja reads an inline map: a finding can name the plugin's own
+		// file and line where a projector threw or reached for a global.
+		// Sources relative to the entry's directory, which is where goja
+		// resolves them from (the program carries the entry's name).
+		Sourcemap:      api.SourceMapInline,
+		SourcesContent: api.SourcesContentExclude,
+		AbsWorkingDir:  filepath.Dir(entry),
 		Plugins:     []api.Plugin{stubs},
 		LogLevel:    api.LogLevelSilent,
 	})
@@ -460,11 +483,11 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	v.calling = false
 	switch {
 	case v.impure != "":
-		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy}
+		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
 	case timedOut.Load():
-		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline}
+		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
 	case err != nil:
-		return jsonv.Value{}, &projector.Throw{Message: thrownMessage(err)}
+		return jsonv.Value{}, &projector.Throw{Message: thrownMessage(err), At: sourceAt(err)}
 	}
 	o := res.ToObject(rt)
 	switch {
@@ -552,4 +575,35 @@ func resultObject(r projector.Result, value jsonv.Value) jsonv.Value {
 		ms = append(ms, jsonv.M("meta", r.Meta))
 	}
 	return jsonv.Obj(ms...)
+}
+
+// bundleName names the bundle's program.
+const bundleName = "<dsh-replay bundle>.js"
+
+// sourceAt is where in the plugin's own files a JavaScript error arose:
+// the innermost frame that maps to one (not the stand-in host, nor a
+// node:* stub), as file:line:col of the original source.
+func sourceAt(err error) string {
+	var st interface{ Stack() []goja.StackFrame }
+	if !errors.As(err, &st) {
+		return ""
+	}
+	for _, f := range st.Stack() {
+		p := f.Position()
+		if p.Filename == "" || p.Line == 0 || strings.HasPrefix(p.Filename, "dsh-") {
+			continue
+		}
+		if filepath.Base(p.Filename) == bundleName {
+			continue // esbuild's own code
+		}
+		// A source-mapped column counts from 0.
+		name, col := p.Filename, p.Column+1
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, name); err == nil && len(rel) < len(name) {
+				name = rel // from where the user stands
+			}
+		}
+		return fmt.Sprintf("%s:%d:%d", name, p.Line, col)
+	}
+	return ""
 }

@@ -611,3 +611,54 @@ func TestFinalizeContent(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceLocations: a throw, an impure call and a stopped loop name the
+// line and column of the plugin's own source, TypeScript included (the
+// bundle carries a source map), counted from 1 as editors do.
+func TestSourceLocations(t *testing.T) {
+	old := jsplugin.Deadline
+	jsplugin.Deadline = 100 * time.Millisecond
+	defer func() { jsplugin.Deadline = old }()
+	dir := t.TempDir()
+	src := `import { defineTool } from '@deepseek-harness/tools'
+interface Args { mode: string }
+type Value = { n: number }
+function shout(v: Value): string {
+  if (v.n < 0) throw new Error('negative')
+  return String(v.n)
+}
+export function apply(ctx: any) {
+  ctx.tools.register(defineTool({
+    name: 'where', parameters: { mode: { type: 'string', required: true } },
+    output: { schema: { type: 'json' }, render: (args: Args, v: Value) => {
+      if (args.mode === 'clock') return [{ type: 'text', text: String(Date.now()) }]
+      if (args.mode === 'spin') { while (true) {} }
+      return [{ type: 'text', text: shout(v) }]
+    } },
+  }))
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "index.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := jsplugin.Load(filepath.Join(dir, "index.ts"), projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := p.Tools(projector.Config{})[0]
+	file := filepath.Join(dir, "index.ts")
+	for _, c := range []struct{ args, value, want string }{
+		{`{"mode":"x"}`, `{"n":-1}`, file + ":5:22"},   // new Error, inside shout
+		{`{"mode":"clock"}`, `{}`, " at " + file + ":12:"}, // Date.now()
+		{`{"mode":"spin"}`, `{}`, "stopped at " + file + ":1"},
+	} {
+		_, err := tool.RunRender(js(c.args), js(c.value))
+		var f *projector.Failure
+		if !errors.As(err, &f) {
+			t.Fatalf("%s: %v", c.args, err)
+		}
+		if got := f.At + "|" + f.Message; !strings.Contains(got, c.want) {
+			t.Errorf("%s: at %q, message %q; want %q", c.args, f.At, f.Message, c.want)
+		}
+	}
+}
