@@ -256,8 +256,8 @@ func bundle(entry string) (string, error) {
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude,
 		AbsWorkingDir:  filepath.Dir(entry),
-		Plugins:     []api.Plugin{stubs},
-		LogLevel:    api.LogLevelSilent,
+		Plugins:        []api.Plugin{stubs},
+		LogLevel:       api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {
 		var msgs []string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -176,24 +177,28 @@ func TestSandboxGlobals(t *testing.T) {
 		}
 		_, err = p.Tools(projector.Config{})[0].RunRender(js(`{}`), js(`{}`))
 		var f *projector.Failure
-		if !errors.As(err, &f) || f.Class != "impure" || !strings.Contains(f.Message, "reached for "+c.global+",") {
+		if !errors.As(err, &f) || f.Class != "impure" || !strings.Contains(f.Message, "reached for "+c.global+" at ") || !strings.Contains(f.Message, "index.ts:8:") {
 			t.Errorf("%s: %v", c.global, err)
 		}
 	}
 	// The message says why: plain impurity, or what of the host it depends on.
 	for body, want := range map[string]string{
-		`return [{type:'text', text: String(Math.random())}]`:          `render of plugin tool "probe" reached for Math.random, which a pure projector must not use`,
-		`return [{type:'text', text: String(new Date(0).getHours())}]`: `render of plugin tool "probe" reached for Date.prototype.getHours, which depends on the host's time zone`,
-		`return [{type:'text', text: (1).toLocaleString()}]`:           `render of plugin tool "probe" reached for Number.prototype.toLocaleString, which depends on the host's locale`,
+		`return [{type:'text', text: String(Math.random())}]`:          `reached for Math.random at %s, which a pure projector must not use`,
+		`return [{type:'text', text: String(new Date(0).getHours())}]`: `reached for Date.prototype.getHours at %s, which depends on the host's time zone`,
+		`return [{type:'text', text: (1).toLocaleString()}]`:           `reached for Number.prototype.toLocaleString at %s, which depends on the host's locale`,
 	} {
-		p, err := jsplugin.Load(writePlugin(t, body), projector.Config{})
+		path := writePlugin(t, body)
+		p, err := jsplugin.Load(path, projector.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = p.Tools(projector.Config{})[0].RunRender(js(`{}`), js(`{}`))
 		var f *projector.Failure
-		if !errors.As(err, &f) || !strings.HasSuffix(f.Message, want) {
-			t.Errorf("%s: %v, want %q", body, err, want)
+		// %s is the call's place: line 8, the column where it sits.
+		before, after, _ := strings.Cut(want, "%s")
+		re := regexp.MustCompile(regexp.QuoteMeta(before+path+":8:") + `\d+` + regexp.QuoteMeta(after) + `$`)
+		if !errors.As(err, &f) || !re.MatchString(f.Message) {
+			t.Errorf("%s: %v, want %s", body, err, re)
 		}
 	}
 	// What is pure stays allowed: a date from a number in UTC, JSON, Math.
@@ -648,7 +653,7 @@ export function apply(ctx: any) {
 	tool := p.Tools(projector.Config{})[0]
 	file := filepath.Join(dir, "index.ts")
 	for _, c := range []struct{ args, value, want string }{
-		{`{"mode":"x"}`, `{"n":-1}`, file + ":5:22"},   // new Error, inside shout
+		{`{"mode":"x"}`, `{"n":-1}`, file + ":5:22"},       // new Error, inside shout
 		{`{"mode":"clock"}`, `{}`, " at " + file + ":12:"}, // Date.now()
 		{`{"mode":"spin"}`, `{}`, "stopped at " + file + ":1"},
 	} {
