@@ -223,3 +223,29 @@ func TestPrintedCommandsLoadTheSameProjectors(t *testing.T) {
 		t.Errorf("check after the printed regenerate: exit %d\n%s", code, out)
 	}
 }
+
+// TestSandboxUnsupportedIsUnverified: a plugin projector that uses what the
+// sandbox lacks leaves its calls unverified with a warning naming it (exit
+// 0), a failure only under --strict.
+func TestSandboxUnsupportedIsUnverified(t *testing.T) {
+	plugin := filepath.Join(t.TempDir(), "index.js")
+	src := `export function apply(ctx) {
+  ctx.tools.register({ name: 'word_count', parameters: { type: 'object' }, output: { schema: {},
+    render: (args, v) => [{ type: 'text', text: new URL('http://x/' + v.words).pathname }],
+    presentationMeta: (args, v) => ({ host: new URL('http://x/').host }) } })
+}`
+	if err := os.WriteFile(plugin, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := verifyCLI(t, "", "--format", "json", "--plugin", plugin, pluginData+"/logs/todo.jsonl")
+	r := parseNDJSON(t, out)
+	if code != ExitOK || r.classes() != "sandbox-unsupported,sandbox-unsupported,sandbox-unsupported,sandbox-unsupported" || r.summary["unverified"] != float64(2) || r.summary["diverged"] != float64(0) {
+		t.Fatalf("exit %d, classes %q, summary %v\n%s", code, r.classes(), r.summary, errs)
+	}
+	if !strings.Contains(out, `used URL at `) || !strings.Contains(out, `"severity":"warning"`) {
+		t.Errorf("the finding does not name URL as a warning:\n%s", out)
+	}
+	if _, _, code := verifyCLI(t, "", "--strict", "--plugin", plugin, pluginData+"/logs/todo.jsonl"); code != ExitDivergence {
+		t.Errorf("--strict: exit %d, want %d", code, ExitDivergence)
+	}
+}

@@ -65,7 +65,8 @@ nondeterministic, log-corrupt, unknown-event, no-projector, impure and
 projector-timeout (--plugin). Notices (failures only under --strict):
 not-a-session-log (a JSON-lines file of another kind found in a directory;
 named on the command line it is exit 3), calls-without-records,
-presenter-declined.
+presenter-declined, sandbox-unsupported (--plugin: the projector used
+something Node has and the sandbox lacks, so the call is not verified).
 
 Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 (unreadable or corrupt log, internal error).`,

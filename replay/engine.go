@@ -164,7 +164,17 @@ type callRun struct {
 	callErr, resultErr   error
 }
 
-func (v *callRun) add(f Finding) { v.res.Findings = append(v.res.Findings, f) }
+func (v *callRun) add(f Finding) {
+	if f.Class == SandboxUnsupported {
+		// Not checked, rather than diverged: the engine, not the plugin,
+		// lacks what it used.
+		v.res.Status = Unverified
+		if !v.e.opts.Strict {
+			f.Sev = Warning
+		}
+	}
+	v.res.Findings = append(v.res.Findings, f)
+}
 
 func (v *callRun) checked(what string) { v.res.Checked = append(v.res.Checked, what) }
 

@@ -46,6 +46,11 @@ const (
 	// ProjectorTimeout: a plugin's JavaScript projector did not return
 	// within the deadline and was stopped.
 	ProjectorTimeout Class = "projector-timeout"
+	// SandboxUnsupported: a plugin's JavaScript projector used something
+	// Node has and the sandbox does not (URL, Buffer, a regular expression
+	// with \p{...} or named groups): the call is not verified (a warning,
+	// a failure under --strict), as with no-projector.
+	SandboxUnsupported Class = "sandbox-unsupported"
 	// InternalError is a bug in dsh-replay itself (a panic outside the
 	// contained projectors); it maps to exit code 3.
 	InternalError Class = "internal-error"

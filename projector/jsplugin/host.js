@@ -46,7 +46,7 @@
   Math.random = function () { return impure("Math.random"); };
   ["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask",
    "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "require", "process", "performance", "crypto", "navigator",
-   "Deno", "Bun", "Buffer", "__dirname", "__filename"].forEach(function (name) {
+   "Deno", "Bun", "__dirname", "__filename"].forEach(function (name) {
     Object.defineProperty(g, name, { configurable: true, enumerable: false, get: function () { return impure(name); } });
   });
   var noop = function () {};

@@ -36,6 +36,9 @@ import (
 //go:embed host.js
 var hostJS string
 
+//go:embed node.js
+var nodeJS string
+
 // Deadline bounds one projector or presenter call.
 var Deadline = 2 * time.Second
 
@@ -84,6 +87,21 @@ func (e *TimeoutError) Error() string {
 // FindingClass names the verify finding class.
 func (e *TimeoutError) FindingClass() string { return "projector-timeout" }
 
+// UnsupportedError: a projector used something Node gives it that the
+// sandbox does not (URL, Buffer, a regular expression with \p{...} or named
+// groups, ...): the call cannot be checked, which is not the plugin's fault.
+type UnsupportedError struct {
+	Tool, Projector, Feature string
+	At                       string // where in the plugin's source, when known
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s of plugin tool %q used %s%s, which dsh-replay's JavaScript sandbox does not provide: not verified", e.Projector, e.Tool, e.Feature, at(e.At))
+}
+
+// FindingClass names the verify finding class.
+func (e *UnsupportedError) FindingClass() string { return "sandbox-unsupported" }
+
 // Plugin is a loaded plugin.
 type Plugin struct {
 	// Path is what was loaded; Name the plugin's name (its exported name,
@@ -119,6 +137,9 @@ type vm struct {
 	// impureWhy says why, when not simply impure ("depends on the host's
 	// time zone").
 	impureWhy string
+	// unsupported names what the current call used that the sandbox does
+	// not provide (URL, a \p{...} regular expression, ...).
+	unsupported string
 }
 
 // Load bundles and loads the plugin at path; cfg supplies its options
@@ -293,8 +314,19 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	})
 	timer := time.AfterFunc(LoadDeadline, func() { rt.Interrupt("load deadline") })
 	defer timer.Stop()
-	if _, err := rt.RunString(hostJS); err != nil {
-		return nil, "", fmt.Errorf("starting the stand-in host: %w", err)
+	rt.Set("__dshUnsupported", func(feature string) goja.Value {
+		if !v.calling {
+			return goja.Undefined()
+		}
+		if v.unsupported == "" {
+			v.unsupported = feature
+		}
+		panic(rt.NewGoError(fmt.Errorf("%s is not available in dsh-replay's JavaScript sandbox", feature)))
+	})
+	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}} {
+		if _, err := rt.RunScript(js.name, js.src); err != nil {
+			return nil, "", fmt.Errorf("starting the stand-in host (%s): %w", js.name, err)
+		}
 	}
 	if _, err := rt.RunProgram(p.program); err != nil {
 		return nil, "", fmt.Errorf("running the bundle: %w", jsError(err))
@@ -470,7 +502,7 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	}
 	defer p.put(v)
 	rt := v.rt
-	v.calling, v.impure, v.impureWhy = true, "", ""
+	v.calling, v.impure, v.impureWhy, v.unsupported = true, "", "", ""
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(Deadline, func() { timedOut.Store(true); rt.Interrupt("deadline") })
 	secondJS := goja.Null()
@@ -484,6 +516,8 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	switch {
 	case v.impure != "":
 		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
+	case v.unsupported != "":
+		return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, At: sourceAt(err)}
 	case timedOut.Load():
 		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
 	case err != nil:

@@ -72,6 +72,8 @@
       entries.forEach(function (e) {
         if (e.isIntersecting) { io.unobserve(e.target); materialize(e.target); }
       });
+      // Cards that replaced a chunk above a deep-linked call moved it.
+      if (pinned) pinned.scrollIntoView({ block: "start" });
     }, { rootMargin: "1500px 0px" });
     lazies.forEach(function (d) { io.observe(d); });
   }
@@ -98,7 +100,12 @@
     var s = window.getSelection(); s.removeAllRanges(); s.addRange(r);
   }
   // A deep link shows its call even when the filters would hide it, and
-  // even when it is still in a template.
+  // even when it is still in a template. It stays in view while chunks
+  // around it turn into cards, until the reader scrolls or acts.
+  var pinned = null;
+  ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (t) {
+    window.addEventListener(t, function () { pinned = null; }, { passive: true });
+  });
   function reveal() {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) return;
@@ -117,6 +124,7 @@
     }
     apply();
     el.scrollIntoView({ block: "start" });
+    pinned = el;
   }
   // Anchored elements stop below the sticky header (native fragment
   // scrolling included).

@@ -1,0 +1,351 @@
+// What Node 22 gives a projector that goja lacks or gets wrong. The pure
+// parts are implemented here as Node behaves (TextEncoder, TextDecoder,
+// atob, btoa, structuredClone, String.prototype.isWellFormed and
+// toWellFormed, Object.groupBy, Map.groupBy, the Set methods). The rest
+// (URL, Buffer, ...) and the regular expression syntax goja misreads
+// (\p{...}, named groups, the v flag) are reported as unsupported during a
+// projector call: the call then reads "not verified", not as a divergence
+// the plugin did not cause.
+(function (g) {
+  "use strict";
+  var unsupported = g.__dshUnsupported; // (feature) -> throws during projector calls, undefined while loading
+  function define(obj, name, value) {
+    if (obj[name] === undefined) {
+      Object.defineProperty(obj, name, { value: value, writable: true, configurable: true, enumerable: false });
+    }
+  }
+  function requireString(self, method) {
+    if (self === null || self === undefined) { throw new TypeError("String.prototype." + method + " called on null or undefined"); }
+    return String(self);
+  }
+
+  // --- globals Node has and the sandbox does not provide --------------------------
+  ["URL", "URLSearchParams", "Buffer", "WeakRef", "FinalizationRegistry", "AbortController", "AbortSignal",
+   "Blob", "File", "FormData", "Headers", "Request", "Response", "Iterator", "SharedArrayBuffer", "Atomics",
+   "WebAssembly", "DOMException", "BroadcastChannel", "MessageChannel", "CompressionStream", "DecompressionStream",
+   "ReadableStream", "WritableStream", "TransformStream"].forEach(function (name) {
+    if (g[name] === undefined) {
+      Object.defineProperty(g, name, { configurable: true, enumerable: false, get: function () { return unsupported(name); } });
+    }
+  });
+  [[Array, "fromAsync"], [Promise, "withResolvers"]].forEach(function (p) {
+    if (p[0][p[1]] === undefined) {
+      var label = (p[0] === Array ? "Array." : "Promise.") + p[1];
+      Object.defineProperty(p[0], p[1], { configurable: true, enumerable: false, get: function () { return unsupported(label); } });
+    }
+  });
+
+  // --- regular expressions ------------------------------------------------------------
+  // esbuild (target ES2017) turns a literal with ES2018 syntax into
+  // new RegExp(...), so every such pattern passes through here.
+  function unsupportedSyntax(source, flags) {
+    if (flags.indexOf("v") >= 0) { return "the v flag of regular expressions"; }
+    var inClass = false;
+    for (var i = 0; i < source.length; i++) {
+      var c = source.charAt(i);
+      if (c === "\\") {
+        var n = source.charAt(i + 1);
+        if ((n === "p" || n === "P") && source.charAt(i + 2) === "{" && flags.indexOf("u") >= 0) {
+          return "Unicode property escapes (\\" + n + "{...}) in regular expressions";
+        }
+        if (n === "k" && source.charAt(i + 2) === "<") { return "named backreferences (\\k<name>) in regular expressions"; }
+        i++;
+        continue;
+      }
+      if (inClass) {
+        if (c === "]") { inClass = false; }
+        continue;
+      }
+      if (c === "[") { inClass = true; continue; }
+      if (c === "(" && source.charAt(i + 1) === "?" && source.charAt(i + 2) === "<" &&
+          source.charAt(i + 3) !== "=" && source.charAt(i + 3) !== "!") {
+        return "named capture groups ((?<name>...)) in regular expressions";
+      }
+    }
+    return "";
+  }
+  var RealRegExp = g.RegExp;
+  function RegExp(pattern, flags) {
+    var isRe = pattern instanceof RealRegExp;
+    var source = isRe ? pattern.source : (pattern === undefined ? "" : String(pattern));
+    var fl = flags !== undefined ? String(flags) : (isRe ? pattern.flags : "");
+    var bad = unsupportedSyntax(source, fl);
+    if (bad) { unsupported(bad); }
+    return new.target ? Reflect.construct(RealRegExp, arguments, new.target) : RealRegExp.apply(undefined, arguments);
+  }
+  RegExp.prototype = RealRegExp.prototype;
+  Object.setPrototypeOf(RegExp, RealRegExp);
+  g.RegExp = RegExp;
+
+  // --- String.prototype.isWellFormed, toWellFormed ------------------------------------
+  function wellFormed(s, replace) {
+    var out = "", ok = true;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length) {
+        var d = s.charCodeAt(i + 1);
+        if (d >= 0xDC00 && d <= 0xDFFF) {
+          if (replace) { out += s.charAt(i) + s.charAt(i + 1); }
+          i++;
+          continue;
+        }
+      }
+      if (c >= 0xD800 && c <= 0xDFFF) {
+        if (!replace) { return false; }
+        ok = false;
+        out += "\uFFFD";
+        continue;
+      }
+      if (replace) { out += s.charAt(i); }
+    }
+    return replace ? (ok ? s : out) : true;
+  }
+  define(String.prototype, "isWellFormed", function isWellFormed() { return wellFormed(requireString(this, "isWellFormed"), false); });
+  define(String.prototype, "toWellFormed", function toWellFormed() { return wellFormed(requireString(this, "toWellFormed"), true); });
+
+  // --- Object.groupBy, Map.groupBy ----------------------------------------------------
+  function groupBy(items, callback, toKey, out, add) {
+    if (typeof callback !== "function") { throw new TypeError(String(callback) + " is not a function"); }
+    var k = 0;
+    for (var x of items) { add(out, toKey(callback(x, k++)), x); }
+    return out;
+  }
+  define(Object, "groupBy", function groupBy_(items, callback) {
+    return groupBy(items, callback, function (key) { return typeof key === "symbol" ? key : String(key); },
+      Object.create(null), function (out, key, x) { if (key in out) { out[key].push(x); } else { out[key] = [x]; } });
+  });
+  define(Map, "groupBy", function groupBy_(items, callback) {
+    return groupBy(items, callback, function (key) { return key === 0 ? 0 : key; },
+      new Map(), function (out, key, x) { if (out.has(key)) { out.get(key).push(x); } else { out.set(key, [x]); } });
+  });
+
+  // --- Set methods (ES2025, in Node 22) -------------------------------------------------
+  function setRecord(other) {
+    if (other === null || typeof other !== "object" && typeof other !== "function") { throw new TypeError("The 'other' argument must be an object"); }
+    var size = Number(other.size);
+    if (size !== size) { throw new TypeError("The 'size' property must be a number"); }
+    size = Math.trunc(size);
+    if (size < 0) { throw new RangeError("The 'size' property must be greater than or equal to 0"); }
+    var has = other.has, keys = other.keys;
+    if (typeof has !== "function") { throw new TypeError("The 'has' property must be a function"); }
+    if (typeof keys !== "function") { throw new TypeError("The 'keys' property must be a function"); }
+    return {
+      size: size,
+      has: function (v) { return !!has.call(other, v); },
+      each: function (fn) {
+        var it = keys.call(other);
+        for (var r = it.next(); !r.done; r = it.next()) {
+          if (fn(r.value === 0 ? 0 : r.value) === false) { if (typeof it["return"] === "function") { it["return"](); } return false; }
+        }
+        return true;
+      }
+    };
+  }
+  function thisSet(self, name) {
+    if (!(self instanceof Set)) { throw new TypeError("Method Set.prototype." + name + " called on incompatible receiver"); }
+    return self;
+  }
+  var setMethods = {
+    union: function (other) {
+      var s = thisSet(this, "union"), o = setRecord(other), out = new Set(s);
+      o.each(function (v) { out.add(v); });
+      return out;
+    },
+    intersection: function (other) {
+      var s = thisSet(this, "intersection"), o = setRecord(other), out = new Set();
+      if (s.size <= o.size) {
+        Array.from(s).forEach(function (v) { if (o.has(v)) { out.add(v); } });
+      } else {
+        o.each(function (v) { if (s.has(v)) { out.add(v); } });
+      }
+      return out;
+    },
+    difference: function (other) {
+      var s = thisSet(this, "difference"), o = setRecord(other), out = new Set(s);
+      if (s.size <= o.size) {
+        Array.from(s).forEach(function (v) { if (o.has(v)) { out["delete"](v); } });
+      } else {
+        o.each(function (v) { out["delete"](v); });
+      }
+      return out;
+    },
+    symmetricDifference: function (other) {
+      var s = thisSet(this, "symmetricDifference"), o = setRecord(other), out = new Set(s);
+      o.each(function (v) { if (s.has(v)) { out["delete"](v); } else { out.add(v); } });
+      return out;
+    },
+    isSubsetOf: function (other) {
+      var s = thisSet(this, "isSubsetOf"), o = setRecord(other);
+      if (s.size > o.size) { return false; }
+      return Array.from(s).every(function (v) { return o.has(v); });
+    },
+    isSupersetOf: function (other) {
+      var s = thisSet(this, "isSupersetOf"), o = setRecord(other);
+      if (s.size < o.size) { return false; }
+      return o.each(function (v) { return s.has(v); });
+    },
+    isDisjointFrom: function (other) {
+      var s = thisSet(this, "isDisjointFrom"), o = setRecord(other);
+      if (s.size <= o.size) { return Array.from(s).every(function (v) { return !o.has(v); }); }
+      return o.each(function (v) { return !s.has(v); });
+    }
+  };
+  Object.keys(setMethods).forEach(function (name) { define(Set.prototype, name, setMethods[name]); });
+
+  // --- TextEncoder, TextDecoder (UTF-8, as the WHATWG Encoding standard) ---------------
+  function utf8(s) {
+    s = wellFormed(s, true);
+    var out = [];
+    for (var i = 0; i < s.length; i++) {
+      var c = s.codePointAt(i);
+      if (c > 0xFFFF) { i++; }
+      if (c < 0x80) { out.push(c); } else if (c < 0x800) { out.push(0xC0 | c >> 6, 0x80 | c & 63); } else if (c < 0x10000) {
+        out.push(0xE0 | c >> 12, 0x80 | c >> 6 & 63, 0x80 | c & 63);
+      } else { out.push(0xF0 | c >> 18, 0x80 | c >> 12 & 63, 0x80 | c >> 6 & 63, 0x80 | c & 63); }
+    }
+    return out;
+  }
+  function TextEncoder() {
+    if (!new.target) { throw new TypeError("Class constructor TextEncoder cannot be invoked without 'new'"); }
+  }
+  Object.defineProperty(TextEncoder.prototype, "encoding", { get: function () { return "utf-8"; }, configurable: true });
+  TextEncoder.prototype.encode = function encode(input) { return new Uint8Array(utf8(input === undefined ? "" : String(input))); };
+  TextEncoder.prototype.encodeInto = function encodeInto(src, dest) {
+    var s = wellFormed(String(src), true), read = 0, written = 0;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.codePointAt(i), units = c > 0xFFFF ? 2 : 1, bytes = utf8(String.fromCodePoint(c));
+      if (written + bytes.length > dest.length) { break; }
+      for (var j = 0; j < bytes.length; j++) { dest[written++] = bytes[j]; }
+      read += units;
+      i += units - 1;
+    }
+    return { read: read, written: written };
+  };
+  var UTF8_LABELS = ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"];
+  function bytesOf(input) {
+    if (input === undefined) { return new Uint8Array(0); }
+    if (input instanceof ArrayBuffer) { return new Uint8Array(input); }
+    if (ArrayBuffer.isView(input)) { return new Uint8Array(input.buffer, input.byteOffset, input.byteLength); }
+    throw new TypeError("The \"input\" argument must be an instance of ArrayBuffer or ArrayBufferView");
+  }
+  function TextDecoder(label, options) {
+    if (!new.target) { throw new TypeError("Class constructor TextDecoder cannot be invoked without 'new'"); }
+    var l = label === undefined ? "utf-8" : String(label).trim().toLowerCase();
+    if (UTF8_LABELS.indexOf(l) < 0) { unsupported("TextDecoder for " + JSON.stringify(String(label))); }
+    this._fatal = !!(options && options.fatal);
+    this._ignoreBOM = !!(options && options.ignoreBOM);
+  }
+  Object.defineProperty(TextDecoder.prototype, "encoding", { get: function () { return "utf-8"; }, configurable: true });
+  Object.defineProperty(TextDecoder.prototype, "fatal", { get: function () { return this._fatal; }, configurable: true });
+  Object.defineProperty(TextDecoder.prototype, "ignoreBOM", { get: function () { return this._ignoreBOM; }, configurable: true });
+  TextDecoder.prototype.decode = function decode(input, options) {
+    if (options && options.stream) { unsupported("TextDecoder.decode with {stream: true}"); }
+    var b = bytesOf(input), fatal = this._fatal, out = [], chunks = "";
+    var needed = 0, seen = 0, cp = 0, lower = 0x80, upper = 0xBF;
+    function error() {
+      if (fatal) { throw new TypeError("The encoded data was not valid for encoding utf-8"); }
+      out.push(0xFFFD);
+    }
+    function flush() { chunks += String.fromCodePoint.apply(null, out); out = []; }
+    for (var i = 0; i < b.length; i++) {
+      var x = b[i];
+      if (needed === 0) {
+        if (x <= 0x7F) { out.push(x); } else if (x >= 0xC2 && x <= 0xDF) { needed = 1; cp = x & 0x1F; } else if (x >= 0xE0 && x <= 0xEF) {
+          if (x === 0xE0) { lower = 0xA0; }
+          if (x === 0xED) { upper = 0x9F; }
+          needed = 2; cp = x & 0xF;
+        } else if (x >= 0xF0 && x <= 0xF4) {
+          if (x === 0xF0) { lower = 0x90; }
+          if (x === 0xF4) { upper = 0x8F; }
+          needed = 3; cp = x & 0x7;
+        } else { error(); }
+      } else if (x < lower || x > upper) {
+        needed = seen = cp = 0; lower = 0x80; upper = 0xBF;
+        error();
+        i--; // the byte starts over
+      } else {
+        lower = 0x80; upper = 0xBF;
+        cp = cp << 6 | x & 0x3F;
+        if (++seen === needed) { out.push(cp); needed = seen = cp = 0; }
+      }
+      if (out.length >= 4096) { flush(); }
+    }
+    if (needed !== 0) { error(); }
+    flush();
+    if (!this._ignoreBOM && chunks.charCodeAt(0) === 0xFEFF) { chunks = chunks.slice(1); }
+    return chunks;
+  };
+  define(g, "TextEncoder", TextEncoder);
+  define(g, "TextDecoder", TextDecoder);
+
+  // --- atob, btoa (forgiving base64) --------------------------------------------------------
+  var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  function domError(name, message) { var e = new Error(message); e.name = name; return e; }
+  define(g, "btoa", function btoa(data) {
+    if (arguments.length === 0) { throw new TypeError("The \"data\" argument must be specified"); }
+    var s = String(data), out = "";
+    for (var i = 0; i < s.length; i++) { if (s.charCodeAt(i) > 0xFF) { throw domError("InvalidCharacterError", "Invalid character"); } }
+    for (var j = 0; j < s.length; j += 3) {
+      var a = s.charCodeAt(j), b = j + 1 < s.length ? s.charCodeAt(j + 1) : NaN, c = j + 2 < s.length ? s.charCodeAt(j + 2) : NaN;
+      out += B64.charAt(a >> 2) + B64.charAt((a & 3) << 4 | (b | 0) >> 4) +
+        (b === b ? B64.charAt((b & 15) << 2 | (c | 0) >> 6) : "=") + (c === c ? B64.charAt(c & 63) : "=");
+    }
+    return out;
+  });
+  define(g, "atob", function atob(data) {
+    if (arguments.length === 0) { throw new TypeError("The \"data\" argument must be specified"); }
+    var s = String(data).replace(/[\t\n\f\r ]/g, "");
+    if (s.length % 4 === 0) { s = s.replace(/==?$/, ""); }
+    if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) {
+      throw domError("InvalidCharacterError", "The string to be decoded is not correctly encoded.");
+    }
+    var out = "", bits = 0, n = 0;
+    for (var i = 0; i < s.length; i++) {
+      bits = bits << 6 | B64.indexOf(s.charAt(i));
+      n += 6;
+      if (n >= 8) { n -= 8; out += String.fromCharCode(bits >> n & 0xFF); }
+    }
+    return out;
+  });
+
+  // --- structuredClone (the data a projector handles) -------------------------------------
+  define(g, "structuredClone", function structuredClone(value) {
+    var memo = new Map();
+    function clone(v) {
+      if (v === null || typeof v !== "object" && typeof v !== "function") {
+        if (typeof v === "symbol") { throw domError("DataCloneError", String(v) + " could not be cloned."); }
+        return v;
+      }
+      if (typeof v === "function") { throw domError("DataCloneError", String(v) + " could not be cloned."); }
+      if (memo.has(v)) { return memo.get(v); }
+      var out;
+      if (Array.isArray(v)) {
+        out = new Array(v.length);
+        memo.set(v, out);
+        Object.keys(v).forEach(function (k) { out[k] = clone(v[k]); });
+        return out;
+      }
+      if (v instanceof Date) { out = new Date(v.getTime()); memo.set(v, out); return out; }
+      if (v instanceof Map) {
+        out = new Map();
+        memo.set(v, out);
+        v.forEach(function (x, k) { out.set(clone(k), clone(x)); });
+        return out;
+      }
+      if (v instanceof Set) {
+        out = new Set();
+        memo.set(v, out);
+        v.forEach(function (x) { out.add(clone(x)); });
+        return out;
+      }
+      if (v instanceof RealRegExp) { out = new RealRegExp(v.source, v.flags); memo.set(v, out); return out; }
+      var proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) { unsupported("structuredClone of a " + (v.constructor && v.constructor.name || "non-plain") + " object"); }
+      out = {};
+      memo.set(v, out);
+      Object.keys(v).forEach(function (k) { out[k] = clone(v[k]); });
+      return out;
+    }
+    return clone(value);
+  });
+})(globalThis);

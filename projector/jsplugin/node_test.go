@@ -1,0 +1,120 @@
+package jsplugin_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+// exprPlugin loads a plugin whose render returns [{type:'text', text: String(EXPR)}]
+// for the expression in args.e.
+func exprPlugin(t *testing.T) *projector.Tool {
+	t.Helper()
+	p, err := loadSource(t, `export function apply(ctx) {
+  ctx.tools.register({ name: 'expr', parameters: { type: 'object' }, output: { schema: {},
+    render: (args) => [{ type: 'text', text: String((0, eval)(args.e)) }] } })
+}`, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Tools(projector.Config{})[0]
+}
+
+// TestNodeBuiltins: what Node 22 gives a projector and goja lacks behaves
+// as in Node (the expected values are Node 22's).
+func TestNodeBuiltins(t *testing.T) {
+	tool := exprPlugin(t)
+	for _, c := range []struct{ expr, want string }{
+		{`Array.from(new TextEncoder().encode('aé😀\ud800')).join()`, "97,195,169,240,159,152,128,239,191,189"},
+		{`new TextEncoder().encoding`, "utf-8"},
+		{`JSON.stringify(new TextEncoder().encodeInto('aé😀', new Uint8Array(4)))`, `{"read":2,"written":3}`},
+		{`new TextDecoder().decode(new Uint8Array([0x61, 0xE2, 0x82, 0x62, 0xF0, 0x9F, 0x98, 0x80, 0xC0, 0xFF, 0xED, 0xA0, 0x80]))`, "a\ufffdb😀\ufffd\ufffd\ufffd\ufffd\ufffd"},
+		{`new TextDecoder().decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x41]))`, "A"},
+		{`new TextDecoder('utf-8', {ignoreBOM: true}).decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x41])).length`, "2"},
+		{`new TextDecoder().decode(new Uint8Array([0xF0, 0x9F, 0x98]))`, "\ufffd"},
+		{`(() => { try { new TextDecoder('utf8', {fatal: true}).decode(new Uint8Array([0xFF])) } catch (e) { return e.name } })()`, "TypeError"},
+		{`new TextDecoder().decode(new TextEncoder().encode('round ✓ trip').buffer)`, "round ✓ trip"},
+		{`btoa('hello\xff')`, "aGVsbG//"},
+		{`btoa('')+'|'+btoa('a')+'|'+btoa('ab')`, "|YQ==|YWI="},
+		{`atob(' aGVs bG8= ')`, "hello"},
+		{`atob('YQ')`, "a"},
+		{`(() => { try { atob('a') } catch (e) { return e.name + ': ' + e.message } })()`, "InvalidCharacterError: The string to be decoded is not correctly encoded."},
+		{`(() => { try { btoa('✓') } catch (e) { return e.name + ': ' + e.message } })()`, "InvalidCharacterError: Invalid character"},
+		{`'a\ud800b'.isWellFormed() + ',' + 'a😀'.isWellFormed()`, "false,true"},
+		{`JSON.stringify('a\ud800b\udc00😀'.toWellFormed())`, `"a�b�😀"`},
+		{`JSON.stringify(Object.groupBy([1, 2, 3, 4], (x) => x % 2 ? 'odd' : 'even'))`, `{"odd":[1,3],"even":[2,4]}`},
+		{`Object.getPrototypeOf(Object.groupBy([], (x) => x))`, "null"},
+		{`JSON.stringify([...Map.groupBy([1, 2, 3], (x) => x > 1)])`, `[[false,[1]],[true,[2,3]]]`},
+		{`[...new Set([1, 2, 3]).union(new Set([4, 1]))].join()`, "1,2,3,4"},
+		{`[...new Set([2, 3]).intersection(new Set([3, 2, 1]))].join()`, "2,3"}, // walks the smaller set: this
+		{`[...new Set([1, 2, 3]).intersection(new Set([3, 2]))].join()`, "3,2"}, // ... or the other
+		{`[...new Set([1, 2, 3]).difference(new Set([2]))].join()`, "1,3"},
+		{`[...new Set([1, 2]).symmetricDifference(new Set([2, 3]))].join()`, "1,3"},
+		{`new Set([1]).isSubsetOf(new Set([1, 2])) + ',' + new Set([1, 2]).isSupersetOf(new Set([2])) + ',' + new Set([1]).isDisjointFrom(new Set([2]))`, "true,true,true"},
+		{`(() => { const o = {a: [1, {b: new Date(0)}], m: new Map([[1, new Set([2])]])}; o.self = o; const c = structuredClone(o); return c !== o && c.self === c && c.a[1].b.getTime() === 0 && c.m.get(1).has(2) })()`, "true"},
+		{`(() => { try { structuredClone(() => 1) } catch (e) { return e.name + ': ' + e.message } })()`, "DataCloneError: () => 1 could not be cloned."},
+		{`/(?<=a)b/.test('ab') + ',' + /a.c/s.test('a\nc') + ',' + new RegExp('x', 'g').flags + ',' + (/x/ instanceof RegExp)`, "true,true,g,true"},
+		{`'x1y22'.replace(new RegExp('\\d+', 'g'), (m) => '<' + m + '>')`, "x<1>y<22>"},
+	} {
+		content, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
+		if err != nil {
+			t.Errorf("%s: %v", c.expr, err)
+			continue
+		}
+		if got := content.At(0).Get("text").Str(); got != c.want {
+			t.Errorf("%s = %q, want %q", c.expr, got, c.want)
+		}
+	}
+}
+
+// TestSandboxUnsupported: what Node has and the sandbox does not provide,
+// or what goja would get wrong, is reported as sandbox-unsupported, never
+// as a result.
+func TestSandboxUnsupported(t *testing.T) {
+	tool := exprPlugin(t)
+	for _, c := range []struct{ expr, feature string }{
+		{`new URL('http://x/').host`, "URL"},
+		{`Buffer.from('a').length`, "Buffer"},
+		{`new RegExp('\\p{L}+', 'u').exec('é')[0]`, `Unicode property escapes (\p{...}) in regular expressions`},
+		{`new RegExp('\\P{L}', 'u').test('1')`, `Unicode property escapes (\P{...}) in regular expressions`},
+		{`'a-b'.replace(new RegExp('(?<x>a)'), '$<x>!')`, "named capture groups ((?<name>...)) in regular expressions"},
+		{`new RegExp('(a)\\k<x>').test('aa')`, `named backreferences (\k<name>) in regular expressions`},
+		{`new RegExp('[a]', 'v').test('a')`, "the v flag of regular expressions"},
+		{`new TextDecoder('latin1').decode(new Uint8Array([0xe9]))`, `TextDecoder for "latin1"`},
+		{`Promise.withResolvers()`, "Promise.withResolvers"},
+	} {
+		_, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
+		var f *projector.Failure
+		if !errors.As(err, &f) || f.Class != "sandbox-unsupported" || !strings.Contains(f.Message, "used "+c.feature+" at ") {
+			t.Errorf("%s: %v, want sandbox-unsupported naming %s", c.expr, err, c.feature)
+		}
+	}
+	// \p without the u flag is a plain "p" in JavaScript, and fine.
+	content, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(`new RegExp('\\p{1}').test('p')`))), jsonv.NullValue())
+	if err != nil || content.At(0).Get("text").Str() != "true" {
+		t.Errorf("\\p without u: %v %v", content, err)
+	}
+	// Literals in the plugin's source reach the check too: esbuild turns
+	// ES2018 syntax into new RegExp(...).
+	p, err := loadSource(t, `export function apply(ctx) {
+  ctx.tools.register({ name: 'lit', parameters: { type: 'object' }, output: { schema: {},
+    render: (args) => [{ type: 'text', text: args.named ? 'a-b'.replace(/(?<x>a)/, '$<x>!') : args.prop ? String(/\p{L}/u.test('é')) : String(/(?<=a)b/s.test('ab')) }] } })
+}`, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lit := p.Tools(projector.Config{})[0]
+	for args, want := range map[string]string{`{"named":true}`: "named capture groups", `{"prop":true}`: "Unicode property escapes"} {
+		_, err := lit.RunRender(js(args), jsonv.NullValue())
+		var f *projector.Failure
+		if !errors.As(err, &f) || f.Class != "sandbox-unsupported" || !strings.Contains(f.Message, want) {
+			t.Errorf("literal %s: %v", args, err)
+		}
+	}
+	if content, err := lit.RunRender(js(`{}`), jsonv.NullValue()); err != nil || content.At(0).Get("text").Str() != "true" {
+		t.Errorf("lookbehind and dotAll literals: %v %v", content, err)
+	}
+}
