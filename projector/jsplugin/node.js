@@ -1,7 +1,8 @@
 // What Node 22 gives a projector that goja lacks or gets wrong. The pure
 // parts are implemented here as Node behaves (TextEncoder, TextDecoder,
 // atob, btoa, structuredClone, String.prototype.isWellFormed and
-// toWellFormed, Object.groupBy, Map.groupBy, the Set methods). The rest
+// toWellFormed, Object.groupBy, Map.groupBy, the Set methods, V8's
+// Error.captureStackTrace that custom error classes call). The rest
 // (URL, Buffer, ...) and the regular expression syntax goja misreads
 // (\p{...}, named groups, the v flag) are reported as unsupported during a
 // projector call: the call then reads "not verified", not as a divergence
@@ -34,6 +35,17 @@
       Object.defineProperty(p[0], p[1], { configurable: true, enumerable: false, get: function () { return unsupported(label); } });
     }
   });
+
+  // --- V8's Error extras, which custom error classes call ---------------------------------
+  define(Error, "captureStackTrace", function captureStackTrace(target) {
+    if (target === null || typeof target !== "object" && typeof target !== "function") {
+      throw new TypeError("Invalid argument");
+    }
+    var head = String(target.name === undefined ? "Error" : target.name);
+    var msg = target.message === undefined ? "" : String(target.message);
+    Object.defineProperty(target, "stack", { value: msg ? head + ": " + msg : head, writable: true, configurable: true, enumerable: false });
+  });
+  if (Error.stackTraceLimit === undefined) { Error.stackTraceLimit = 10; }
 
   // --- regular expressions ------------------------------------------------------------
   // esbuild (target ES2017) turns a literal with ES2018 syntax into

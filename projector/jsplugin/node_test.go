@@ -57,6 +57,7 @@ func TestNodeBuiltins(t *testing.T) {
 		{`(() => { const o = {a: [1, {b: new Date(0)}], m: new Map([[1, new Set([2])]])}; o.self = o; const c = structuredClone(o); return c !== o && c.self === c && c.a[1].b.getTime() === 0 && c.m.get(1).has(2) })()`, "true"},
 		{`(() => { try { structuredClone(() => 1) } catch (e) { return e.name + ': ' + e.message } })()`, "DataCloneError: () => 1 could not be cloned."},
 		{`/(?<=a)b/.test('ab') + ',' + /a.c/s.test('a\nc') + ',' + new RegExp('x', 'g').flags + ',' + (/x/ instanceof RegExp)`, "true,true,g,true"},
+		{`(() => { class E extends Error { constructor(m) { super(m); this.name = 'E'; Error.captureStackTrace(this, E) } }; const e = new E('boom'); return e.stack + '|' + (e instanceof E) + '|' + Error.stackTraceLimit })()`, "E: boom|true|10"},
 		{`'x1y22'.replace(new RegExp('\\d+', 'g'), (m) => '<' + m + '>')`, "x<1>y<22>"},
 	} {
 		content, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
