@@ -11,7 +11,9 @@
 // sandbox has no clock, randomness, timers, network or file system: a
 // projector that reaches for one fails with an ImpureError naming the
 // global, and one that runs past the deadline is interrupted with a
-// TimeoutError.
+// TimeoutError. What Node gives a projector and goja lacks is supplied as
+// Node behaves where it is pure (node.js); the rest fails with an
+// UnsupportedError, so the call reads as not verified.
 package jsplugin
 
 import (
@@ -272,8 +274,8 @@ func bundle(entry string) (string, error) {
 		Target:      api.ES2017,
 		// goja reads an inline map: a finding can name the plugin's own
 		// file and line where a projector threw or reached for a global.
-		// Sources relative to the entry's directory, which is where goja
-		// resolves them from (the program carries the entry's name).
+		// The map's sources are relative to the entry's directory, where
+		// goja resolves them from (the program is named beside the entry).
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude,
 		AbsWorkingDir:  filepath.Dir(entry),
