@@ -667,3 +667,48 @@ export function apply(ctx: any) {
 		}
 	}
 }
+
+// TestResultsWithGetters: a returned value is read under the same traps and
+// deadline as the projector (a getter is projector code), and unusual
+// values (a Proxy, a key with a lone surrogate) come back exactly.
+func TestResultsWithGetters(t *testing.T) {
+	old := jsplugin.Deadline
+	jsplugin.Deadline = 100 * time.Millisecond
+	defer func() { jsplugin.Deadline = old }()
+	p, err := loadSource(t, `export function apply(ctx) {
+  ctx.tools.register({ name: 'odd', parameters: { type: 'object' }, output: { schema: {},
+    render: (args) => {
+      const text = { get text() { if (args.m === 'throw') throw new Error('getter broke'); if (args.m === 'clock') return String(Date.now()); if (args.m === 'spin') for (;;) {} return 'got' } }
+      if (args.m === 'proxy') return new Proxy([{ type: 'text', text: 'p' }], {})
+      if (args.m === 'key') return [{ type: 'text', text: 'k', ['\ud800']: 1 }]
+      // lossless() reads a value once, and JSON.stringify once more.
+      if (args.m === 'second') { let n = 0; return [{ type: 'text', get text() { if (n++) throw new Error('second read'); return 'x' } }] }
+      return [Object.assign({ type: 'text' }, { get text() { return text.text } })]
+    } } })
+}`, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := p.Tools(projector.Config{})[0]
+	for _, c := range []struct{ mode, want, class, msg string }{
+		{"plain", `[{"type":"text","text":"got"}]`, "", ""},
+		{"proxy", `[{"type":"text","text":"p"}]`, "", ""},
+		{"key", `[{"type":"text","text":"k","\ud800":1}]`, "", ""},
+		{"throw", "", "", "getter broke"},
+		{"second", "", "", "second read"},
+		{"clock", "", "impure", "Date.now"},
+		{"spin", "", "projector-timeout", "stopped"},
+	} {
+		content, err := tool.RunRender(js(`{"m":"`+c.mode+`"}`), jsonv.NullValue())
+		if c.want != "" {
+			if err != nil || jsonv.Stringify(content) != c.want {
+				t.Errorf("%s: %s %v, want %s", c.mode, jsonv.Stringify(content), err, c.want)
+			}
+			continue
+		}
+		var f *projector.Failure
+		if !errors.As(err, &f) || f.Class != c.class || !strings.Contains(f.Message, c.msg) {
+			t.Errorf("%s: %v, want class %q with %q", c.mode, err, c.class, c.msg)
+		}
+	}
+}
