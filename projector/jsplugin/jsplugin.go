@@ -182,7 +182,8 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 }
 
 // entryPoint picks the file to bundle: the file itself, or in a directory
-// package.json's module/main, else src/index.{ts,js,mjs}, index.*, dist/index.*.
+// package.json's exports (".": import, module, default, node, require),
+// module or main, else src/index.{ts,mts,js,mjs}, index.*, dist/index.*.
 func entryPoint(path string) (string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -193,11 +194,12 @@ func entryPoint(path string) (string, error) {
 	}
 	if b, err := os.ReadFile(filepath.Join(path, "package.json")); err == nil {
 		if v, err := jsonv.Parse(b); err == nil {
-			for _, k := range []string{"module", "main"} {
-				if s := v.Get(k).Str(); s != "" {
-					if _, err := os.Stat(filepath.Join(path, s)); err == nil {
-						return filepath.Abs(filepath.Join(path, s))
-					}
+			for _, s := range append(exportsEntry(v.Get("exports")), v.Get("module").Str(), v.Get("main").Str()) {
+				if s == "" {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(path, s)); err == nil {
+					return filepath.Abs(filepath.Join(path, s))
 				}
 			}
 		}
@@ -208,6 +210,28 @@ func entryPoint(path string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s: no entry point (package.json main/module, src/index.ts, index.js, dist/index.js)", path)
+}
+
+// exportsEntry is the files package.json "exports" names for the package
+// itself (".", or the whole field), conditions taken in the field's own
+// order as Node does, among those a bundler for Node matches (import,
+// module, node, default, require); later candidates follow, for when a
+// file is missing.
+func exportsEntry(exports jsonv.Value) []string {
+	if exports.IsObject() && exports.Has(".") {
+		exports = exports.Get(".")
+	}
+	if exports.IsString() {
+		return []string{exports.Str()}
+	}
+	var out []string
+	for _, m := range exports.Members() {
+		switch m.Key {
+		case "import", "module", "node", "default", "require":
+			out = append(out, exportsEntry(m.Value)...)
+		}
+	}
+	return out
 }
 
 func pluginName(path string) string {

@@ -712,3 +712,25 @@ func TestResultsWithGetters(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryPointFromExports: a package directory is entered where its
+// package.json "exports" points, as a bundler resolves the package.
+func TestEntryPointFromExports(t *testing.T) {
+	for _, exports := range []string{
+		`"./lib/entry.js"`,
+		`{".": "./lib/entry.js"}`,
+		`{".": {"types": "./lib/entry.d.ts", "import": "./lib/entry.js", "require": "./lib/nope.cjs"}, "./package.json": "./package.json"}`,
+		`{"node": {"import": "./lib/entry.js"}, "default": "./lib/other.js"}`, // the first matching condition wins
+	} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "lib"), 0o755)
+		os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x","main":"./index.js","exports":`+exports+`}`), 0o644)
+		os.WriteFile(filepath.Join(dir, "index.js"), []byte(`export function apply() {}`), 0o644)
+		os.WriteFile(filepath.Join(dir, "lib", "entry.js"), []byte(`export function apply(ctx) { ctx.tools.register({ name: 'from_exports', parameters: { type: 'object' } }) }`), 0o644)
+		os.WriteFile(filepath.Join(dir, "lib", "other.js"), []byte(`export function apply(ctx) { ctx.tools.register({ name: 'wrong_condition', parameters: { type: 'object' } }) }`), 0o644)
+		p, err := jsplugin.Load(dir, projector.Config{})
+		if err != nil || p.Tools(projector.Config{})[0].Name != "from_exports" {
+			t.Errorf("exports %s: %v", exports, err)
+		}
+	}
+}
