@@ -2,7 +2,8 @@
 // ESM file, or its source directory, TypeScript included) and turns the
 // tools it defines into projector.Tools whose projectors run the plugin's
 // own JavaScript. The plugin is bundled in-process with esbuild (node:*
-// built-ins replaced by stubs that throw, host packages by a stand-in) and
+// built-ins replaced by stubs that throw; host packages bundled for real
+// where installed, defineTool and registerTool always the stand-in's) and
 // applied in goja the way Cordis applies a plugin, against a stand-in host
 // whose tools service records the definitions registered with
 // ctx.tools.register or registerTool(ctx, defineTool({...})) (imported from
@@ -23,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -154,24 +156,17 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 	if abs, err := filepath.Abs(entry); err == nil {
 		entry = abs
 	}
-	code, err := bundle(entry)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	p, v, exported, real, err := load(path, entry, cfg, true)
+	if err != nil && real {
+		// Installed host packages that do not run in the sandbox (I/O at
+		// import time, say): the stand-in alone, as for a plugin without
+		// node_modules.
+		if q, w, e, _, err2 := load(path, entry, cfg, false); err2 == nil {
+			p, v, exported, err = q, w, e, nil
+		}
 	}
-	// The bundle's own name sits beside the entry, so that the map's
-	// sources resolve against the entry's directory and a position the map
-	// does not cover (esbuild's helpers) is told apart from the plugin's.
-	prog, err := goja.Compile(filepath.Join(filepath.Dir(entry), bundleName), code, true)
 	if err != nil {
-		return nil, fmt.Errorf("%s: compiling the bundle: %w", path, err)
-	}
-	p := &Plugin{Path: path, program: prog, max: max(runtime.GOMAXPROCS(0), 1)}
-	p.free = sync.NewCond(&p.mu)
-	p.Name = pluginName(path)
-	// The first runtime reads the plugin's name and definitions.
-	v, exported, err := p.newVM(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	if exported != "" {
 		p.Name = strings.TrimPrefix(strings.TrimPrefix(exported, "dsh-"), "lasmex-")
@@ -179,6 +174,30 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 	p.idle = append(p.idle, v)
 	p.created = 1
 	return p, nil
+}
+
+// load bundles the plugin and makes its first runtime, which reads the
+// plugin's name and definitions.
+func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, v *vm, exported string, real bool, err error) {
+	code, real, err := bundle(entry, installed)
+	if err != nil {
+		return nil, nil, "", real, fmt.Errorf("%s: %w", path, err)
+	}
+	// The bundle's own name sits beside the entry, so that the map's
+	// sources resolve against the entry's directory and a position the map
+	// does not cover (esbuild's helpers) is told apart from the plugin's.
+	prog, err := goja.Compile(filepath.Join(filepath.Dir(entry), bundleName), code, true)
+	if err != nil {
+		return nil, nil, "", real, fmt.Errorf("%s: compiling the bundle: %w", path, err)
+	}
+	p = &Plugin{Path: path, program: prog, max: max(runtime.GOMAXPROCS(0), 1)}
+	p.free = sync.NewCond(&p.mu)
+	p.Name = pluginName(path)
+	v, exported, err = p.newVM(cfg)
+	if err != nil {
+		return nil, nil, "", real, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, v, exported, real, nil
 }
 
 // entryPoint picks the file to bundle: the file itself, or in a directory
@@ -261,8 +280,17 @@ func init() {
 	}
 }
 
-// bundle runs esbuild: one IIFE whose exports land in __dshPlugin.
-func bundle(entry string) (string, error) {
+// resolving marks esbuild's own resolution of a host package, which the
+// sandbox plugin lets through.
+type resolving struct{}
+
+// bundle runs esbuild: one IIFE whose exports land in __dshPlugin. A host
+// package (the harness's, Cordis) that is installed where the plugin
+// resolves it is bundled for real, with defineTool and registerTool taken
+// from the stand-in (they are how the stand-in learns the tools); one that
+// is not, or every one when installed is false, is the stand-in alone.
+// real reports whether an installed host package was bundled.
+func bundle(entry string, installed bool) (code string, real bool, err error) {
 	stubs := api.Plugin{
 		Name: "dsh-replay-sandbox",
 		Setup: func(b api.PluginBuild) {
@@ -273,6 +301,16 @@ func bundle(entry string) (string, error) {
 				case nodeBuiltins[a.Path]:
 					return api.OnResolveResult{Path: a.Path, Namespace: "dsh-node"}, nil
 				case hostPackage(a.Path):
+					if _, inner := a.PluginData.(resolving); inner {
+						return api.OnResolveResult{}, nil // esbuild's own resolution
+					}
+					if installed {
+						r := b.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, PluginData: resolving{}})
+						if len(r.Errors) == 0 && r.Path != "" && !r.External && r.Namespace == "file" {
+							real = true
+							return api.OnResolveResult{Path: r.Path, Namespace: "dsh-host", PluginData: r.Path}, nil
+						}
+					}
 					return api.OnResolveResult{Path: a.Path, Namespace: "dsh-host"}, nil
 				}
 				return api.OnResolveResult{}, nil
@@ -282,6 +320,13 @@ func bundle(entry string) (string, error) {
 				return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-host"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				if realPath, ok := a.PluginData.(string); ok {
+					q := strconv.Quote(filepath.ToSlash(realPath))
+					s := "export * from " + q + ";\n" +
+						"export const defineTool = globalThis.__dshHost.defineTool;\n" +
+						"export const registerTool = globalThis.__dshHost.registerTool;\n"
+					return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS, ResolveDir: filepath.Dir(realPath)}, nil
+				}
 				s := "module.exports = globalThis.__dshHost;"
 				return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
 			})
@@ -315,12 +360,12 @@ func bundle(entry string) (string, error) {
 			}
 			msgs = append(msgs, where+m.Text)
 		}
-		return "", fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
+		return "", real, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
 	}
 	if len(res.OutputFiles) == 0 {
-		return "", errors.New("bundling produced no output")
+		return "", real, errors.New("bundling produced no output")
 	}
-	return string(res.OutputFiles[0].Contents), nil
+	return string(res.OutputFiles[0].Contents), real, nil
 }
 
 // newVM makes a runtime with the host, runs the bundle and apply(ctx,

@@ -734,3 +734,47 @@ func TestEntryPointFromExports(t *testing.T) {
 		}
 	}
 }
+
+// TestInstalledHostPackages: a harness package installed beside the plugin
+// is bundled for real (its helpers run), with defineTool and registerTool
+// from the stand-in; one that cannot run in the sandbox leaves the
+// stand-in alone, as for a plugin without node_modules.
+func TestInstalledHostPackages(t *testing.T) {
+	write := func(dir, rel, src string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugin := `import { defineTool, registerTool, shout } from '@deepseek-harness/tools'
+export function apply(ctx) {
+  registerTool(ctx, defineTool({ name: 'loud', parameters: { s: { type: 'string', required: true } },
+    output: { schema: { type: 'string' }, render: (args, v) => [{ type: 'text', text: typeof shout === 'function' ? shout(v) : 'no helper' }] } }))
+}
+`
+	pkg := `{"name":"@deepseek-harness/tools","version":"0.0.0","main":"index.js"}`
+	for _, c := range []struct{ name, index, want string }{
+		{"helper runs", `export function shout(s) { return s.toUpperCase() + '!' }
+export function defineTool() { throw new Error('the real defineTool is not the one called') }`, "HI!"},
+		{"throws at import", `throw new Error('needs a real Node')`, "no helper"},
+	} {
+		dir := t.TempDir()
+		write(dir, "index.js", plugin)
+		write(dir, "node_modules/@deepseek-harness/tools/package.json", pkg)
+		write(dir, "node_modules/@deepseek-harness/tools/index.js", c.index)
+		p, err := jsplugin.Load(dir, projector.Config{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		tool := p.Tools(projector.Config{})[0]
+		content, err := tool.RunRender(js(`{"s":"x"}`), js(`"hi"`))
+		if got := content.At(0).Get("text").Str(); err != nil || got != c.want || tool.RawPresenters {
+			t.Errorf("%s: %q %v, want %q", c.name, got, err, c.want)
+		}
+	}
+}
