@@ -348,18 +348,23 @@ func TestUpstreamCrossCheck(t *testing.T) {
 		}
 		return nil
 	})
-	reg, err := builtin.Registry(projector.Config{})
+	// The deployed options a plugin requires (tool-fs-search has no default
+	// for this one); the Go ports read the same.
+	cfg := projector.Config{Plugins: js(`{"tool-fs-search":{"sampleOverCapGlobResults":true}}`)}
+	reg, err := builtin.Registry(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	jsTools := map[string]*projector.Tool{}
+	notLoaded := 0
 	for _, d := range pluginDirs {
-		p, err := jsplugin.Load(d, projector.Config{})
+		p, err := jsplugin.Load(d, cfg)
 		if err != nil {
 			t.Logf("%s: not loaded: %v", d, err)
+			notLoaded++
 			continue
 		}
-		for _, tool := range p.Tools(projector.Config{}) {
+		for _, tool := range p.Tools(cfg) {
 			jsTools[tool.Name] = tool
 		}
 	}
@@ -416,7 +421,7 @@ func TestUpstreamCrossCheck(t *testing.T) {
 		}
 		f.Close()
 	}
-	t.Logf("upstream plugins: %d loaded tools; conformance examples: %d agree, %d differ", len(jsTools), agree, differ)
+	t.Logf("upstream plugins: %d of %d loaded, %d tools; conformance examples: %d agree, %d differ", len(pluginDirs)-notLoaded, len(pluginDirs), len(jsTools), agree, differ)
 }
 
 // loadSource loads a one-file plugin with the given source.
