@@ -9,12 +9,16 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
-// FuzzEngineNumberFormat: goja's String(number) is JavaScript's
-// Number::toString, which the ports implement as jsonv.FormatNumber (checked
-// against upstream's conformance vectors). A projector's numbers in text
-// then come out as Node writes them.
+// FuzzEngineNumberFormat: goja's String(number) and JSON.stringify are
+// JavaScript's Number::toString (jsonv.FormatNumber, checked against
+// upstream's conformance vectors) except for some doubles with 17
+// significant digits, where goja's fallback writes digits that read back
+// as another double (883.5856854275359 as 883.585685427536). Those are
+// only ever numbers with a fraction or past 2^53, which is what
+// misprints() and host.js's risky flag rely on to catch them.
 func FuzzEngineNumberFormat(f *testing.F) {
-	for _, x := range []float64{0, 1, -1, 0.1, 1e21, 1e-7, 123456789012345680000, 5e-324, math.MaxFloat64, 1.0 / 3, -0.000001, 4.35, 0.5e-6} {
+	for _, x := range []float64{0, 1, -1, 0.1, 1e21, 1e-7, 123456789012345680000, 5e-324, math.MaxFloat64, 1.0 / 3, -0.000001, 4.35, 0.5e-6,
+		883.5856854275359, 189.32716233279479, 2.0033284042907879e+21, 1493304552393007872, 9007199254740991, 4503599627370497} {
 		f.Add(math.Float64bits(x))
 	}
 	rt := goja.New()
@@ -33,10 +37,33 @@ func FuzzEngineNumberFormat(f *testing.F) {
 		if x == 0 {
 			want = "0 [0]"
 		}
-		if err != nil || got.String() != want {
-			t.Errorf("%v (%#x): goja %q, want %q", x, bits, got, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() == want {
+			return
+		}
+		if ms := misprints(rt, jsonv.Num(x), nil); len(ms) != 1 || ms[0].Right != jsonv.FormatNumber(x) {
+			t.Errorf("%v (%#x): goja %q, want %q, and misprints does not catch it", x, bits, got, want)
 		}
 	})
+}
+
+// TestEngineMisprintsAreRare measures how often goja misprints doubles
+// with 17 significant digits, and checks misprints() sees every one.
+func TestEngineMisprintsAreRare(t *testing.T) {
+	rt := goja.New()
+	n, wrong := 100000, 0
+	for i := 0; i < n; i++ {
+		x := float64(i)*7.123456789012345 + 1.0/float64(i+3)
+		if w := rt.ToValue(x).String(); w != jsonv.FormatNumber(x) {
+			wrong++
+			if len(misprints(rt, jsonv.Num(x), nil)) != 1 {
+				t.Errorf("%v: goja writes %s and misprints misses it", x, w)
+			}
+		}
+	}
+	t.Logf("goja misprints %d of %d doubles", wrong, n)
 }
 
 // TestEngineSortIsStable: Array.prototype.sort is stable in V8 (ES2019); a

@@ -307,9 +307,17 @@
   g.harness = { defineTool: defineTool, registerTool: host.registerTool };
 
   // --- calls from Go ---------------------------------------------------------------
+  // risky is set when a number goja may write wrongly was seen: one with a
+  // fraction or past 2^53 (goja's shortest-digits fallback writes about 1
+  // in 8,000 such doubles with a digit that does not read back, e.g.
+  // 883.5856854275359 as 883.585685427536).
+  var risky = false;
   function lossless(v) {
     if (v === null || typeof v === "string" || typeof v === "boolean") { return true; }
-    if (typeof v === "number") { return isFinite(v) && !(v === 0 && 1 / v < 0); }
+    if (typeof v === "number") {
+      if (v % 1 !== 0 || v >= 9007199254740992 || v <= -9007199254740992) { risky = true; }
+      return isFinite(v) && !(v === 0 && 1 / v < 0);
+    }
     if (Array.isArray(v)) {
       for (var i = 0; i < v.length; i++) { if (!(i in v) || !lossless(v[i])) { return false; } }
       return true;
@@ -324,7 +332,8 @@
     return false;
   }
   // __dshCall runs one projector; it returns {u: true} for undefined,
-  // {bad: true} for a value that is not lossless JSON, else {j: text}.
+  // {bad: true} for a value that is not lossless JSON, else {j: text}, or
+  // {v: value} for Go to read when it holds a number goja may write wrongly.
   var NEVER_ABORTED = Object.freeze({ aborted: false, reason: undefined, onabort: null,
     addEventListener: noop, removeEventListener: noop, throwIfAborted: noop });
   // args and second arrive as JSON.parse would make them.
@@ -348,7 +357,8 @@
       default: out = fn.call(t.output, args, second);
     }
     if (out === undefined) { return { u: true }; }
+    risky = false;
     if (!lossless(out)) { return { bad: true }; }
-    return { j: JSON.stringify(out) };
+    return risky ? { v: out } : { j: JSON.stringify(out) };
   };
 })(globalThis);

@@ -136,8 +136,9 @@ type toolDef struct {
 type vm struct {
 	rt      *goja.Runtime
 	call    goja.Callable
-	calling bool   // a projector call is running: the traps throw
-	impure  string // the global the current call reached for
+	json    goja.Callable // JSON.stringify, for what fromJS leaves to it
+	calling bool          // a projector call is running: the traps throw
+	impure  string        // the global the current call reached for
 	// impureWhy says why, when not simply impure ("depends on the host's
 	// time zone").
 	impureWhy string
@@ -341,6 +342,8 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 		Platform:    api.PlatformNeutral,
 		MainFields:  []string{"module", "main"},
 		Target:      api.ES2017,
+		// x ** y becomes Math.pow(x, y), which node.js watches.
+		Supported: map[string]bool{"exponent-operator": false},
 		// goja reads an inline map: a finding can name the plugin's own
 		// file and line where a projector threw or reached for a global.
 		// The map's sources are relative to the entry's directory, where
@@ -439,6 +442,7 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 		return nil, "", errors.New("stand-in host broken: no __dshCall")
 	}
 	v.call = call
+	v.json, _ = goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
 	if p.defs == nil {
 		if err := p.readDefs(rt, touched.String()); err != nil {
 			return nil, "", err
@@ -581,6 +585,13 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 		secondJS = toJS(rt, second)
 	}
 	res, err := v.call(goja.Undefined(), rt.ToValue(d.index), rt.ToValue(which), toJS(rt, args), secondJS)
+	// The answer is read while the traps and the deadline still hold: a
+	// getter in the returned value is projector code.
+	var out jsonv.Value
+	var bad bool
+	if err == nil {
+		out, bad, err = v.result(res)
+	}
 	timer.Stop()
 	rt.ClearInterrupt()
 	v.calling = false
@@ -594,20 +605,59 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	case err != nil:
 		return jsonv.Value{}, &projector.Throw{Message: thrownMessage(err), At: sourceAt(err)}
 	}
-	o := res.ToObject(rt)
-	switch {
-	case o.Get("u") != nil && o.Get("u").ToBoolean():
-		return jsonv.Value{}, nil
-	case o.Get("bad") != nil && o.Get("bad").ToBoolean():
-		if which == "finalizeContent" {
-			// Upstream turns the outcome into an error result.
-			return jsonv.Value{}, &projector.Throw{Message: "finalizeContent returned non-lossless content"}
+	// A number of the input goja writes wrongly, found in the output's
+	// text: the digits are goja's, not what Node would have written.
+	if out.IsDefined() {
+		if ms := misprints(rt, second, misprints(rt, args, nil)); len(ms) > 0 {
+			if m, ok := printed(out, ms); ok {
+				return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which,
+					Feature: fmt.Sprintf("the number %s in text, which goja writes as %s", m.Right, m.Wrong)}
+			}
 		}
-		// Not lossless JSON: undefined, which the contract reports as
-		// "returned non-lossless JSON" for render and presentationMeta.
-		return jsonv.Value{}, nil
 	}
-	return jsonv.ParseString(o.Get("j").String())
+	if bad && which == "finalizeContent" {
+		// Upstream turns the outcome into an error result.
+		return jsonv.Value{}, &projector.Throw{Message: "finalizeContent returned non-lossless content"}
+	}
+	// Not lossless JSON reads as undefined, which the contract reports as
+	// "returned non-lossless JSON" for render and presentationMeta.
+	return out, nil
+}
+
+// result reads __dshCall's answer: the value (undefined for undefined),
+// or bad for one that is not lossless JSON. An exception raised while
+// reading it (a getter that throws) is returned as err.
+func (v *vm) result(res goja.Value) (out jsonv.Value, bad bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, isErr := r.(error)
+			if !isErr {
+				panic(r)
+			}
+			out, bad, err = jsonv.Value{}, false, e
+		}
+	}()
+	o := res.ToObject(v.rt)
+	if u := o.Get("u"); u != nil && u.ToBoolean() {
+		return jsonv.Value{}, false, nil
+	}
+	if b := o.Get("bad"); b != nil && b.ToBoolean() {
+		return jsonv.Value{}, true, nil
+	}
+	if j := o.Get("j"); j != nil {
+		out, err = jsonv.ParseString(j.String())
+		return out, false, err
+	}
+	val := o.Get("v")
+	if out, ok := fromJS(val); ok {
+		return out, false, nil
+	}
+	text, err := v.json(goja.Undefined(), val)
+	if err != nil {
+		return jsonv.Value{}, false, err
+	}
+	out, err = jsonv.ParseString(text.String())
+	return out, false, err
 }
 
 // Tools are the plugin's tool definitions as projector tools.

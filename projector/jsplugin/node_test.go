@@ -58,6 +58,7 @@ func TestNodeBuiltins(t *testing.T) {
 		{`(() => { try { structuredClone(() => 1) } catch (e) { return e.name + ': ' + e.message } })()`, "DataCloneError: () => 1 could not be cloned."},
 		{`/(?<=a)b/.test('ab') + ',' + /a.c/s.test('a\nc') + ',' + new RegExp('x', 'g').flags + ',' + (/x/ instanceof RegExp)`, "true,true,g,true"},
 		{`(() => { class E extends Error { constructor(m) { super(m); this.name = 'E'; Error.captureStackTrace(this, E) } }; const e = new E('boom'); return e.stack + '|' + (e instanceof E) + '|' + Error.stackTraceLimit })()`, "E: boom|true|10"},
+		{`[Math.pow(2, 10), Math.pow(2, -3), Math.pow(-4, 3), Math.pow(7, 3), Math.pow(1.5, 2), Math.pow(2, 0.5), Math.pow(10, 0), Math.log2(8), Math.log(1), Math.sin(0), Math.exp(-Infinity), Math.cos(NaN), Math.atan2(0, -1)].join()`, "1024,0.125,-64,343,2.25,1.4142135623730951,1,3,0,0,0,NaN,3.141592653589793"},
 		{`'x1y22'.replace(new RegExp('\\d+', 'g'), (m) => '<' + m + '>')`, "x<1>y<22>"},
 	} {
 		content, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
@@ -86,6 +87,10 @@ func TestSandboxUnsupported(t *testing.T) {
 		{`new RegExp('[a]', 'v').test('a')`, "the v flag of regular expressions"},
 		{`new TextDecoder('latin1').decode(new Uint8Array([0xe9]))`, `TextDecoder for "latin1"`},
 		{`Promise.withResolvers()`, "Promise.withResolvers"},
+		{`Math.pow(9, -8)`, "Math.pow (goja's last digit can differ from V8's)"},
+		{`Math.sin(1e10)`, "Math.sin (goja's last digit can differ from V8's)"},
+		{`Math.log2(3)`, "Math.log2 (goja's last digit can differ from V8's)"},
+		{`Math.exp(-0.1)`, "Math.exp (goja's last digit can differ from V8's)"},
 	} {
 		_, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
 		var f *projector.Failure
@@ -102,13 +107,13 @@ func TestSandboxUnsupported(t *testing.T) {
 	// ES2018 syntax into new RegExp(...).
 	p, err := loadSource(t, `export function apply(ctx) {
   ctx.tools.register({ name: 'lit', parameters: { type: 'object' }, output: { schema: {},
-    render: (args) => [{ type: 'text', text: args.named ? 'a-b'.replace(/(?<x>a)/, '$<x>!') : args.prop ? String(/\p{L}/u.test('é')) : String(/(?<=a)b/s.test('ab')) }] } })
+    render: (args) => [{ type: 'text', text: args.named ? 'a-b'.replace(/(?<x>a)/, '$<x>!') : args.prop ? String(/\p{L}/u.test('é')) : args.pow ? String(args.pow ** -8) : String(/(?<=a)b/s.test('ab')) }] } })
 }`, projector.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lit := p.Tools(projector.Config{})[0]
-	for args, want := range map[string]string{`{"named":true}`: "named capture groups", `{"prop":true}`: "Unicode property escapes"} {
+	for args, want := range map[string]string{`{"named":true}`: "named capture groups", `{"prop":true}`: "Unicode property escapes", `{"pow":9}`: "Math.pow"} {
 		_, err := lit.RunRender(js(args), jsonv.NullValue())
 		var f *projector.Failure
 		if !errors.As(err, &f) || f.Class != "sandbox-unsupported" || !strings.Contains(f.Message, want) {
@@ -117,5 +122,37 @@ func TestSandboxUnsupported(t *testing.T) {
 	}
 	if content, err := lit.RunRender(js(`{}`), jsonv.NullValue()); err != nil || content.At(0).Get("text").Str() != "true" {
 		t.Errorf("lookbehind and dotAll literals: %v %v", content, err)
+	}
+}
+
+// TestNumbersGojaMisprints: goja writes about 1 in 8,000 doubles with 17
+// significant digits wrongly (883.5856854275359 as 883.585685427536, which
+// reads back as another double). A number in a returned value keeps its
+// exact double; one of the input that a projector writes into text is
+// reported, since Node would have written other digits.
+func TestNumbersGojaMisprints(t *testing.T) {
+	p, err := loadSource(t, `export function apply(ctx) {
+  ctx.tools.register({ name: 'num', parameters: { type: 'object' }, output: { schema: {},
+    render: (args, v) => [{ type: 'text', text: args.text ? 'ratio ' + v.r : 'ok' }],
+    presentationMeta: (args, v) => ({ r: v.r, half: v.r / 2, list: [v.r] }) } })
+}`, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := p.Tools(projector.Config{})[0]
+	value := jsonv.MustParse(`{"r":883.5856854275359}`)
+	meta, _, err := tool.RunPresentationMeta(js(`{}`), value)
+	if want := `{"r":883.5856854275359,"half":441.7928427137679,"list":[883.5856854275359]}`; err != nil || jsonv.Encode(meta) != want {
+		t.Errorf("meta = %s %v, want %s", jsonv.Encode(meta), err, want)
+	}
+	_, err = tool.RunRender(js(`{"text":true}`), value)
+	var f *projector.Failure
+	if !errors.As(err, &f) || f.Class != "sandbox-unsupported" || !strings.Contains(f.Message, "used the number 883.5856854275359 in text, which goja writes as 883.585685427536") {
+		t.Errorf("render: %v", err)
+	}
+	// A number goja writes rightly goes into text as usual.
+	content, err := tool.RunRender(js(`{"text":true}`), jsonv.MustParse(`{"r":883.25}`))
+	if err != nil || content.At(0).Get("text").Str() != "ratio 883.25" {
+		t.Errorf("render 883.25: %v %v", content, err)
 	}
 }

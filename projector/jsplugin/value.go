@@ -1,6 +1,9 @@
 package jsplugin
 
 import (
+	"math"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -77,4 +80,123 @@ func (b *builder) defineUTF16(o *goja.Object, key string, val goja.Value) {
 	desc.Set("enumerable", true)
 	desc.Set("configurable", true)
 	b.define(goja.Undefined(), o, jsString(rt, key), desc)
+}
+
+// fromJS is JSON.parse(JSON.stringify(v)) for a value host.js's lossless()
+// accepted (plain objects and arrays of strings, finite numbers, booleans
+// and null), read from Go: numbers keep their exact double, where goja's
+// JSON.stringify would write some with a wrong last digit. ok is false for
+// what it leaves to JSON.stringify (a Proxy, a key with a lone surrogate).
+// A getter that throws panics through goja; the caller recovers.
+func fromJS(v goja.Value) (out jsonv.Value, ok bool) {
+	if goja.IsNull(v) {
+		return jsonv.NullValue(), true
+	}
+	switch x := v.Export().(type) {
+	case bool:
+		return jsonv.BoolValue(x), true
+	case int64:
+		return jsonv.Num(float64(x)), true
+	case float64:
+		return jsonv.Num(x), true
+	case string:
+		if strings.ContainsRune(x, utf8.RuneError) {
+			s, isStr := v.(goja.String)
+			if !isStr {
+				return jsonv.Value{}, false
+			}
+			units := make([]uint16, s.Length())
+			for i := range units {
+				units[i] = s.CharAt(i)
+			}
+			x = jsonv.FromUnits(units)
+		}
+		return jsonv.Str(x), true
+	case goja.Proxy:
+		return jsonv.Value{}, false
+	}
+	o, isObj := v.(*goja.Object)
+	if !isObj {
+		return jsonv.Value{}, false
+	}
+	if o.ClassName() == "Array" {
+		elems := make([]jsonv.Value, o.Get("length").ToInteger())
+		for i := range elems {
+			e, ok := fromJS(o.Get(strconv.Itoa(i)))
+			if !ok {
+				return jsonv.Value{}, false
+			}
+			elems[i] = e
+		}
+		return jsonv.Arr(elems...), true
+	}
+	keys := o.Keys()
+	ms := make([]jsonv.Member, 0, len(keys))
+	for _, k := range keys {
+		if strings.ContainsRune(k, utf8.RuneError) {
+			return jsonv.Value{}, false
+		}
+		e, ok := fromJS(o.Get(k))
+		if !ok {
+			return jsonv.Value{}, false
+		}
+		ms = append(ms, jsonv.M(k, e))
+	}
+	return jsonv.Obj(ms...), true
+}
+
+// misprint is a number goja writes wrongly: as Wrong, where V8 writes Right.
+type misprint struct{ Wrong, Right string }
+
+// misprints lists the numbers in v that goja's String(x) writes wrongly
+// (goja's shortest-digits fallback gets about 1 in 8,000 doubles with 17
+// significant digits wrong). Only numbers with a fraction or past 2^53 can
+// be affected.
+func misprints(rt *goja.Runtime, v jsonv.Value, out []misprint) []misprint {
+	switch v.Kind() {
+	case jsonv.Number:
+		f := v.Num()
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return out
+		}
+		if wrong, right := rt.ToValue(f).String(), jsonv.FormatNumber(f); wrong != right {
+			out = append(out, misprint{wrong, right})
+		}
+	case jsonv.Array:
+		for _, e := range v.Elems() {
+			out = misprints(rt, e, out)
+		}
+	case jsonv.Object:
+		for _, m := range v.Members() {
+			out = misprints(rt, m.Value, out)
+		}
+	}
+	return out
+}
+
+// printed reports the first misprint whose wrong digits appear in a string
+// of v: a projector wrote that number into text, and Node would have
+// written other digits.
+func printed(v jsonv.Value, ms []misprint) (misprint, bool) {
+	switch v.Kind() {
+	case jsonv.String:
+		for _, m := range ms {
+			if strings.Contains(v.Str(), m.Wrong) {
+				return m, true
+			}
+		}
+	case jsonv.Array:
+		for _, e := range v.Elems() {
+			if m, ok := printed(e, ms); ok {
+				return m, true
+			}
+		}
+	case jsonv.Object:
+		for _, x := range v.Members() {
+			if m, ok := printed(x.Value, ms); ok {
+				return m, true
+			}
+		}
+	}
+	return misprint{}, false
 }
