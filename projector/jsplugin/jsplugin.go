@@ -397,6 +397,7 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 		}
 		panic(rt.NewGoError(fmt.Errorf("%s is not available in dsh-replay's JavaScript sandbox", feature)))
 	})
+	rt.Set("__dshNumfmt", numfmt)
 	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}} {
 		if _, err := rt.RunScript(js.name, js.src); err != nil {
 			return nil, "", fmt.Errorf("starting the stand-in host (%s): %w", js.name, err)

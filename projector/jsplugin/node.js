@@ -80,6 +80,42 @@
     } });
   });
 
+  // --- Number formatting goja gets wrong ---------------------------------------------------
+  // (-9.98).toPrecision(1) came out ".0", toString(radix) of a fraction
+  // lost its sign and last digit, and toString() shares String(x)'s
+  // misprints; these follow the spec through numfmt.go. (String(x) and
+  // template literals cannot be reached from here: see misprints.)
+  var numfmt = g.__dshNumfmt; // (kind, x, n) -> string
+  var NumberProto = Number.prototype, origToString = NumberProto.toString;
+  function thisNumber(v, method) {
+    if (typeof v === "number") { return v; }
+    if (v instanceof Number) { return v.valueOf(); }
+    throw new TypeError("Number.prototype." + method + " requires that 'this' be a Number");
+  }
+  function toInt(v) { var n = Number(v); return n !== n ? 0 : Math.trunc(n); }
+  Object.defineProperty(NumberProto, "toPrecision", { configurable: true, writable: true, enumerable: false, value: function toPrecision(precision) {
+    var x = thisNumber(this, "toPrecision");
+    if (precision === undefined) { return String(x); }
+    var p = toInt(precision);
+    if (!isFinite(x)) { return String(x); }
+    if (p < 1 || p > 100) { throw new RangeError("toPrecision() argument must be between 1 and 100"); }
+    return numfmt("precision", x, p);
+  } });
+  Object.defineProperty(NumberProto, "toExponential", { configurable: true, writable: true, enumerable: false, value: function toExponential(digits) {
+    var x = thisNumber(this, "toExponential");
+    var f = toInt(digits);
+    if (!isFinite(x)) { return String(x); }
+    if (f < 0 || f > 100) { throw new RangeError("toExponential() argument must be between 0 and 100"); }
+    return numfmt("exponential", x, digits === undefined ? -1 : f);
+  } });
+  Object.defineProperty(NumberProto, "toString", { configurable: true, writable: true, enumerable: false, value: function toString(radix) {
+    var x = thisNumber(this, "toString");
+    var r = radix === undefined ? 10 : toInt(radix);
+    if (r < 2 || r > 36) { throw new RangeError("toString() radix must be between 2 and 36"); }
+    if (!isFinite(x)) { return origToString.call(x); }
+    return numfmt(r === 10 ? "string" : "radix", x, r);
+  } });
+
   // --- regular expressions ------------------------------------------------------------
   // esbuild (target ES2017) turns a literal with ES2018 syntax into
   // new RegExp(...), so every such pattern passes through here.

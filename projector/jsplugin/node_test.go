@@ -59,6 +59,11 @@ func TestNodeBuiltins(t *testing.T) {
 		{`/(?<=a)b/.test('ab') + ',' + /a.c/s.test('a\nc') + ',' + new RegExp('x', 'g').flags + ',' + (/x/ instanceof RegExp)`, "true,true,g,true"},
 		{`(() => { class E extends Error { constructor(m) { super(m); this.name = 'E'; Error.captureStackTrace(this, E) } }; const e = new E('boom'); return e.stack + '|' + (e instanceof E) + '|' + Error.stackTraceLimit })()`, "E: boom|true|10"},
 		{`[Math.pow(2, 10), Math.pow(2, -3), Math.pow(-4, 3), Math.pow(7, 3), Math.pow(1.5, 2), Math.pow(2, 0.5), Math.pow(10, 0), Math.log2(8), Math.log(1), Math.sin(0), Math.exp(-Infinity), Math.cos(NaN), Math.atan2(0, -1)].join()`, "1024,0.125,-64,343,2.25,1.4142135623730951,1,3,0,0,0,NaN,3.141592653589793"},
+		// Number methods goja wrote wrongly (values from Node 20).
+		{`[(-9.979050159454346).toPrecision(1), (-9.979050159454346).toExponential(0), (-0.9276041984558105).toString(25), (883.5856854275359).toString(), (2.5).toPrecision(1), (0.125).toExponential(1), (-0).toPrecision(3), (255.5).toString(16), (1e21).toPrecision(3), (0.000001234).toPrecision(2), (123.456).toExponential()].join(' ')`,
+			"-1e+1 -1e+1 -0.n4ik9ij26g6c 883.5856854275359 3 1.3e-1 0.00 ff.8 1.00e+21 0.0000012 1.23456e+2"},
+		{`[(() => { try { (1).toPrecision(0) } catch (e) { return e.name + ': ' + e.message } })(), (() => { try { (1).toString(1) } catch (e) { return e.message } })(), Number.prototype.toFixed.call(new Number(1.5), 1)].join(' | ')`,
+			"RangeError: toPrecision() argument must be between 1 and 100 | toString() radix must be between 2 and 36 | 1.5"},
 		{`'x1y22'.replace(new RegExp('\\d+', 'g'), (m) => '<' + m + '>')`, "x<1>y<22>"},
 	} {
 		content, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
