@@ -2,7 +2,9 @@
 // parts are implemented here as Node behaves (TextEncoder, TextDecoder,
 // atob, btoa, structuredClone, String.prototype.isWellFormed and
 // toWellFormed, Object.groupBy, Map.groupBy, the Set methods, V8's
-// Error.captureStackTrace that custom error classes call). The rest
+// Error.captureStackTrace that custom error classes call), and so is what
+// goja does otherwise than V8 where it can be reached (number methods,
+// split(""), the default sort order, JSON.parse, toISOString). The rest
 // (URL, Buffer, ...) and the regular expression syntax goja misreads
 // (\p{...}, named groups, the v flag) are reported as unsupported during a
 // projector call: the call then reads "not verified", not as a divergence
@@ -114,6 +116,75 @@
     if (r < 2 || r > 36) { throw new RangeError("toString() radix must be between 2 and 36"); }
     if (!isFinite(x)) { return origToString.call(x); }
     return numfmt(r === 10 ? "string" : "radix", x, r);
+  } });
+
+  // --- strings, sorting, JSON.parse and dates where goja is not V8 -------------------------
+  // goja splits "" and orders strings by code point; JavaScript does both
+  // by UTF-16 code unit ("\ud83d\ude00".split("") has 2 elements, and
+  // "\ud83d\ude00" < "\uffff"). The < operator itself cannot be reached.
+  var origSplit = String.prototype.split;
+  Object.defineProperty(String.prototype, "split", { configurable: true, writable: true, enumerable: false, value: function split(separator, limit) {
+    if (separator === "" && this !== null && this !== undefined) {
+      var s = String(this), lim = limit === undefined ? 4294967295 : limit >>> 0, out = [];
+      for (var i = 0; i < s.length && out.length < lim; i++) { out.push(s.charAt(i)); }
+      return out;
+    }
+    return origSplit.apply(this, arguments);
+  } });
+  function compareUnits(a, b) {
+    var n = Math.min(a.length, b.length);
+    for (var i = 0; i < n; i++) {
+      var d = a.charCodeAt(i) - b.charCodeAt(i);
+      if (d !== 0) { return d; }
+    }
+    return a.length - b.length;
+  }
+  function defaultCompare(x, y) {
+    if (x === undefined) { return y === undefined ? 0 : 1; }
+    if (y === undefined) { return -1; }
+    return compareUnits(String(x), String(y));
+  }
+  var origSort = Array.prototype.sort, origToSorted = Array.prototype.toSorted;
+  Object.defineProperty(Array.prototype, "sort", { configurable: true, writable: true, enumerable: false, value: function sort(comparefn) {
+    return origSort.call(this, comparefn === undefined ? defaultCompare : comparefn);
+  } });
+  if (origToSorted) {
+    Object.defineProperty(Array.prototype, "toSorted", { configurable: true, writable: true, enumerable: false, value: function toSorted(comparefn) {
+      return origToSorted.call(this, comparefn === undefined ? defaultCompare : comparefn);
+    } });
+  }
+  // goja's JSON.parse throws on 1e400 (Infinity in V8) and turns "\ud800"
+  // into U+FFFD; the text is parsed as the project reads logs instead.
+  var parseJSON = g.__dshParseJSON; // (text) -> value, or throws SyntaxError
+  function internalize(holder, key, reviver) {
+    var val = holder[key];
+    if (val !== null && typeof val === "object") {
+      if (Array.isArray(val)) {
+        for (var i = 0; i < val.length; i++) { revive(val, String(i), reviver); }
+      } else {
+        Object.keys(val).forEach(function (k) { revive(val, k, reviver); });
+      }
+    }
+    return reviver.call(holder, key, val);
+  }
+  function revive(obj, k, reviver) {
+    var v = internalize(obj, k, reviver);
+    if (v === undefined) { delete obj[k]; } else {
+      Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  Object.defineProperty(JSON, "parse", { configurable: true, writable: true, enumerable: false, value: function parse(text, reviver) {
+    var v = parseJSON(String(text));
+    return typeof reviver === "function" ? internalize({ "": v }, "", reviver) : v;
+  } });
+  // Years outside 0..9999 have six digits and a sign in toISOString.
+  var origISO = Date.prototype.toISOString;
+  Object.defineProperty(Date.prototype, "toISOString", { configurable: true, writable: true, enumerable: false, value: function toISOString() {
+    var s = origISO.call(this), y = this.getUTCFullYear();
+    if (y >= 0 && y <= 9999) { return s; }
+    var six = String(Math.abs(y));
+    while (six.length < 6) { six = "0" + six; }
+    return (y < 0 ? "-" : "+") + six + s.slice(s.indexOf("-", 1));
   } });
 
   // --- regular expressions ------------------------------------------------------------

@@ -59,6 +59,13 @@ func TestNodeBuiltins(t *testing.T) {
 		{`/(?<=a)b/.test('ab') + ',' + /a.c/s.test('a\nc') + ',' + new RegExp('x', 'g').flags + ',' + (/x/ instanceof RegExp)`, "true,true,g,true"},
 		{`(() => { class E extends Error { constructor(m) { super(m); this.name = 'E'; Error.captureStackTrace(this, E) } }; const e = new E('boom'); return e.stack + '|' + (e instanceof E) + '|' + Error.stackTraceLimit })()`, "E: boom|true|10"},
 		{`[Math.pow(2, 10), Math.pow(2, -3), Math.pow(-4, 3), Math.pow(7, 3), Math.pow(1.5, 2), Math.pow(2, 0.5), Math.pow(10, 0), Math.log2(8), Math.log(1), Math.sin(0), Math.exp(-Infinity), Math.cos(NaN), Math.atan2(0, -1)].join()`, "1024,0.125,-64,343,2.25,1.4142135623730951,1,3,0,0,0,NaN,3.141592653589793"},
+		// Strings, sorting, JSON.parse and dates goja did otherwise (values from Node 20).
+		{`"\ud83d\ude00".split("").length + "," + "a\ud83d\ude00b".split("", 2).length + "," + "a,b".split(",").length`, "2,2,2"},
+		{`JSON.stringify(["\uffff", "\ud83d\ude00", undefined, "b", "a"].sort())`, `["a","b","😀","￿",null]`},
+		{`[3,20,100].sort().join() + "|" + ["b","a"].toSorted().join() + "|" + [3,1,2].sort((a, b) => b - a).join()`, "100,20,3|a,b|3,2,1"},
+		{`JSON.parse("[1e400]")[0] + "," + JSON.parse('"\\ud800"').charCodeAt(0) + "," + JSON.parse('{"a":[1,2]}', (k, v) => typeof v === "number" ? v * 10 : v).a.join("+") + "," + JSON.stringify(JSON.parse('{"a":1,"b":2}', (k, v) => k === "a" ? undefined : v))`, `Infinity,55296,10+20,{"b":2}`},
+		{`(() => { try { JSON.parse("{") } catch (e) { return e.name + (e instanceof SyntaxError) } })()`, "SyntaxErrortrue"},
+		{`new Date(Date.UTC(-1, 0)).toISOString() + " " + new Date(253402300800000).toISOString() + " " + JSON.stringify([new Date(253402300800000)]) + " " + new Date(0).toISOString()`, `-000001-01-01T00:00:00.000Z +010000-01-01T00:00:00.000Z ["+010000-01-01T00:00:00.000Z"] 1970-01-01T00:00:00.000Z`},
 		// Number methods goja wrote wrongly (values from Node 20).
 		{`[(-9.979050159454346).toPrecision(1), (-9.979050159454346).toExponential(0), (-0.9276041984558105).toString(25), (883.5856854275359).toString(), (2.5).toPrecision(1), (0.125).toExponential(1), (-0).toPrecision(3), (255.5).toString(16), (1e21).toPrecision(3), (0.000001234).toPrecision(2), (123.456).toExponential()].join(' ')`,
 			"-1e+1 -1e+1 -0.n4ik9ij26g6c 883.5856854275359 3 1.3e-1 0.00 ff.8 1.00e+21 0.0000012 1.23456e+2"},

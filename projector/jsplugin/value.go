@@ -200,3 +200,17 @@ func printed(v jsonv.Value, ms []misprint) (misprint, bool) {
 	}
 	return misprint{}, false
 }
+
+// wtf8 is a JavaScript string as the project's strings hold it: WTF-8,
+// lone surrogates kept (goja's own conversion makes them U+FFFD).
+func wtf8(v goja.Value) string {
+	s, ok := v.(goja.String)
+	if !ok {
+		return v.String()
+	}
+	units := make([]uint16, s.Length())
+	for i := range units {
+		units[i] = s.CharAt(i)
+	}
+	return jsonv.FromUnits(units)
+}
