@@ -101,15 +101,7 @@ func fromJS(v goja.Value) (out jsonv.Value, ok bool) {
 		return jsonv.Num(x), true
 	case string:
 		if strings.ContainsRune(x, utf8.RuneError) {
-			s, isStr := v.(goja.String)
-			if !isStr {
-				return jsonv.Value{}, false
-			}
-			units := make([]uint16, s.Length())
-			for i := range units {
-				units[i] = s.CharAt(i)
-			}
-			x = jsonv.FromUnits(units)
+			x = wtf8(v) // U+FFFD may stand for a lone surrogate
 		}
 		return jsonv.Str(x), true
 	case goja.Proxy:
