@@ -335,6 +335,19 @@ func TestUpstreamCrossCheck(t *testing.T) {
 		t.Skip("set DSH_REPLAY_UPSTREAM to an upstream checkout")
 	}
 	conf := sharedtest.Dir(t, "conformance")
+	// The deployed options a plugin requires (tool-fs-search has no default
+	// for this one); the Go ports read the same.
+	cfg := projector.Config{Plugins: js(`{"tool-fs-search":{"sampleOverCapGlobResults":true}}`)}
+	reg, err := builtin.Registry(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The packages that ship a ported tool, by the plugin names the ports
+	// carry (tool-fs, plan-mode, schedule, ...).
+	ported := map[string]bool{}
+	for _, tool := range reg.Tools() {
+		ported[tool.Plugin] = true
+	}
 	var pluginDirs []string
 	filepath.WalkDir(filepath.Join(dir, "packages"), func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -343,18 +356,11 @@ func TestUpstreamCrossCheck(t *testing.T) {
 		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "tests" || d.Name() == "dist") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && d.Name() == "package.json" && strings.Contains(filepath.Base(filepath.Dir(p)), "tool-") {
+		if !d.IsDir() && d.Name() == "package.json" && ported[filepath.Base(filepath.Dir(p))] {
 			pluginDirs = append(pluginDirs, filepath.Dir(p))
 		}
 		return nil
 	})
-	// The deployed options a plugin requires (tool-fs-search has no default
-	// for this one); the Go ports read the same.
-	cfg := projector.Config{Plugins: js(`{"tool-fs-search":{"sampleOverCapGlobResults":true}}`)}
-	reg, err := builtin.Registry(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	jsTools := map[string]*projector.Tool{}
 	notLoaded := 0
 	for _, d := range pluginDirs {
