@@ -397,16 +397,7 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 		}
 		panic(rt.NewGoError(fmt.Errorf("%s is not available in dsh-replay's JavaScript sandbox", feature)))
 	})
-	rt.Set("__dshNumfmt", numfmt)
-	rt.Set("__dshParseJSON", func(text goja.Value) goja.Value {
-		val, err := jsonv.ParseString(wtf8(text))
-		if err != nil {
-			ctor, _ := goja.AssertConstructor(rt.Get("SyntaxError"))
-			e, _ := ctor(nil, rt.ToValue(err.Error()))
-			panic(e)
-		}
-		return toJS(rt, val)
-	})
+	installNatives(rt)
 	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}} {
 		if _, err := rt.RunScript(js.name, js.src); err != nil {
 			return nil, "", fmt.Errorf("starting the stand-in host (%s): %w", js.name, err)
@@ -771,4 +762,20 @@ func sourceAt(err error) string {
 		return fmt.Sprintf("%s:%d:%d", name, p.Line, col)
 	}
 	return ""
+}
+
+// installNatives gives node.js the Go it calls: V8's number formatting,
+// fdlibm's logarithms and exponential, and JSON.parse through jsonv.
+func installNatives(rt *goja.Runtime) {
+	rt.Set("__dshNumfmt", numfmt)
+	rt.Set("__dshFdlibm", fdlibmCall)
+	rt.Set("__dshParseJSON", func(text goja.Value) goja.Value {
+		val, err := jsonv.ParseString(wtf8(text))
+		if err != nil {
+			ctor, _ := goja.AssertConstructor(rt.Get("SyntaxError"))
+			e, _ := ctor(nil, rt.ToValue(err.Error()))
+			panic(e)
+		}
+		return toJS(rt, val)
+	})
 }

@@ -45,6 +45,14 @@ func TestMathAlikeAgreesWithNode(t *testing.T) {
 	for _, f := range []string{"log", "log10", "log2"} {
 		cases = append(cases, mathCase{F: f, A: "1"})
 	}
+	// log, exp, log10 and log2 are fdlibm's: every argument.
+	for i := 0; i < 5000; i++ {
+		for _, x := range []float64{math.Ldexp(r.Float64(), r.IntN(2100)-1074), (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(24)-12), r.Float64() * 1e6, 1 + (r.Float64()-0.5)*1e-5} {
+			for _, f := range []string{"log", "exp", "log10", "log2"} {
+				cases = append(cases, mathCase{F: f, A: num(x)})
+			}
+		}
+	}
 	for k := -1074; k <= 1023; k++ {
 		cases = append(cases, mathCase{F: "log2", A: num(math.Ldexp(1, k))})
 	}
@@ -67,6 +75,7 @@ func TestMathAlikeAgreesWithNode(t *testing.T) {
 	rt := goja.New()
 	rt.Set("__dshUnsupported", func(string) goja.Value { panic(rt.NewGoError(errors.New("unsupported"))) })
 	rt.Set("__dshImpure", func(string, string) goja.Value { return goja.Undefined() })
+	installNatives(rt)
 	if _, err := rt.RunScript("node.js", nodeJS); err != nil {
 		t.Fatal(err)
 	}

@@ -66,6 +66,10 @@ func TestNodeBuiltins(t *testing.T) {
 		{`JSON.parse("[1e400]")[0] + "," + JSON.parse('"\\ud800"').charCodeAt(0) + "," + JSON.parse('{"a":[1,2]}', (k, v) => typeof v === "number" ? v * 10 : v).a.join("+") + "," + JSON.stringify(JSON.parse('{"a":1,"b":2}', (k, v) => k === "a" ? undefined : v))`, `Infinity,55296,10+20,{"b":2}`},
 		{`(() => { try { JSON.parse("{") } catch (e) { return e.name + (e instanceof SyntaxError) } })()`, "SyntaxErrortrue"},
 		{`new Date(Date.UTC(-1, 0)).toISOString() + " " + new Date(253402300800000).toISOString() + " " + JSON.stringify([new Date(253402300800000)]) + " " + new Date(0).toISOString()`, `-000001-01-01T00:00:00.000Z +010000-01-01T00:00:00.000Z ["+010000-01-01T00:00:00.000Z"] 1970-01-01T00:00:00.000Z`},
+		// log, exp, log10 and log2 are fdlibm's, as V8's (values from Node 20;
+		// goja's own log(35686.5) ended in ...001).
+		{`[Math.log2(3), Math.exp(-0.1), Math.log(1000) / Math.log(10), Math.log10(1234.5), Math.exp(1), Math.log(35686.5)].map((x) => x.toString()).join(" ")`,
+			"1.584962500721156 0.9048374180359595 2.9999999999999996 3.091491094267951 2.718281828459045 10.482527744990009"},
 		// Number methods goja wrote wrongly (values from Node 20).
 		{`[(-9.979050159454346).toPrecision(1), (-9.979050159454346).toExponential(0), (-0.9276041984558105).toString(25), (883.5856854275359).toString(), (2.5).toPrecision(1), (0.125).toExponential(1), (-0).toPrecision(3), (255.5).toString(16), (1e21).toPrecision(3), (0.000001234).toPrecision(2), (123.456).toExponential()].join(' ')`,
 			"-1e+1 -1e+1 -0.n4ik9ij26g6c 883.5856854275359 3 1.3e-1 0.00 ff.8 1.00e+21 0.0000012 1.23456e+2"},
@@ -101,8 +105,7 @@ func TestSandboxUnsupported(t *testing.T) {
 		{`Promise.withResolvers()`, "Promise.withResolvers"},
 		{`Math.pow(9, -8)`, "Math.pow (goja's last digit can differ from V8's)"},
 		{`Math.sin(1e10)`, "Math.sin (goja's last digit can differ from V8's)"},
-		{`Math.log2(3)`, "Math.log2 (goja's last digit can differ from V8's)"},
-		{`Math.exp(-0.1)`, "Math.exp (goja's last digit can differ from V8's)"},
+		{`Math.cos(0.7)`, "Math.cos (goja's last digit can differ from V8's)"},
 	} {
 		_, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
 		var f *projector.Failure

@@ -40,7 +40,7 @@ func TestNumberMethodsAgreeWithNode(t *testing.T) {
 	}
 	rt := goja.New()
 	rt.Set("__dshUnsupported", func(string) goja.Value { return goja.Undefined() })
-	rt.Set("__dshNumfmt", numfmt)
+	installNatives(rt)
 	if _, err := rt.RunScript("node.js", nodeJS); err != nil {
 		t.Fatal(err)
 	}
