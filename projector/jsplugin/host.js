@@ -11,7 +11,9 @@
   var TZ = "depends on the host's time zone", LOCALE = "depends on the host's locale";
   function SafeDate() {
     if (arguments.length === 0) { return impure("Date"); }
-    if (!new.target) { return impure("Date"); }
+    // Not new.target: goja lets it leak into plain calls made inside a
+    // constructor; a construct call is the one whose this is a new Date.
+    if (!(this instanceof SafeDate)) { return impure("Date"); }
     if (arguments.length > 1) { impure("new Date(year, month, ...)", TZ); }
     var a = Array.prototype.slice.call(arguments);
     return new (Function.prototype.bind.apply(RealDate, [null].concat(a)))();
@@ -312,6 +314,9 @@
   // in 8,000 such doubles with a digit that does not read back, e.g.
   // 883.5856854275359 as 883.585685427536).
   var risky = false;
+  // goja's own, taken before node.js wraps it: a value without risky
+  // numbers needs no wrapping.
+  var nativeStringify = JSON.stringify;
   function lossless(v) {
     if (v === null || typeof v === "string" || typeof v === "boolean") { return true; }
     if (typeof v === "number") {
@@ -359,6 +364,6 @@
     if (out === undefined) { return { u: true }; }
     risky = false;
     if (!lossless(out)) { return { bad: true }; }
-    return risky ? { v: out } : { j: JSON.stringify(out) };
+    return risky ? { v: out } : { j: nativeStringify(out) };
   };
 })(globalThis);

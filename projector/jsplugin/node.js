@@ -122,6 +122,48 @@
     return numfmt(r === 10 ? "string" : "radix", x, r);
   } });
 
+  // --- numbers written through String(), join and JSON.stringify ---------------------------
+  // goja misprints some doubles with 17 significant digits wherever it turns
+  // a number into text. String(x), [...].join() and JSON.stringify are
+  // reached here and write V8's digits; x + "" and template literals are
+  // not (see misprints).
+  function risky(v) { return typeof v === "number" && (v % 1 !== 0 || v >= 9007199254740992 || v <= -9007199254740992) && isFinite(v); }
+  var RealString = g.String;
+  function String(value) {
+    // (this, not new.target, which goja leaks into calls made inside a
+    // constructor.)
+    if (this instanceof RealString) { return arguments.length === 0 ? new RealString() : new RealString(value); }
+    if (arguments.length === 0) { return ""; }
+    return risky(value) ? numfmt("string", value, 10) : RealString(value);
+  }
+  String.prototype = RealString.prototype;
+  Object.setPrototypeOf(String, RealString);
+  ["fromCharCode", "fromCodePoint", "raw"].forEach(function (k) { String[k] = RealString[k]; });
+  g.String = String;
+  var origJoin = Array.prototype.join;
+  Object.defineProperty(Array.prototype, "join", { configurable: true, writable: true, enumerable: false, value: function join(separator) {
+    if (Array.isArray(this) && this.some(risky)) {
+      return origJoin.call(this.map(function (v) { return risky(v) ? numfmt("string", v, 10) : v; }), separator);
+    }
+    return origJoin.apply(this, arguments);
+  } });
+  // JSON.stringify: risky numbers go through as placeholders the native
+  // writes as strings, then become V8's digits. (An array replacer, which
+  // also orders keys, is left to the native.)
+  var origStringify = JSON.stringify, MARK = "\u0000dsh-number:";
+  Object.defineProperty(JSON, "stringify", { configurable: true, writable: true, enumerable: false, value: function stringify(value, replacer, space) {
+    if (Array.isArray(replacer)) { return origStringify.apply(JSON, arguments); }
+    var numbers = [];
+    var text = origStringify.call(JSON, value, function (k, v) {
+      if (typeof replacer === "function") { v = replacer.call(this, k, v); }
+      if (v instanceof Number) { v = v.valueOf(); }
+      if (risky(v)) { numbers.push(numfmt("string", v, 10)); return MARK + (numbers.length - 1); }
+      return v;
+    }, space);
+    if (numbers.length === 0 || text === undefined) { return text; }
+    return text.replace(/"\\u0000dsh-number:(\d+)"/g, function (m, i) { return numbers[i]; });
+  } });
+
   // --- strings, sorting, JSON.parse and dates where goja is not V8 -------------------------
   // goja splits "" and orders strings by code point; JavaScript does both
   // by UTF-16 code unit ("\ud83d\ude00".split("") has 2 elements, and
@@ -227,7 +269,7 @@
     var fl = flags !== undefined ? String(flags) : (isRe ? pattern.flags : "");
     var bad = unsupportedSyntax(source, fl);
     if (bad) { unsupported(bad); }
-    return new.target ? Reflect.construct(RealRegExp, arguments, new.target) : RealRegExp.apply(undefined, arguments);
+    return this instanceof RealRegExp ? Reflect.construct(RealRegExp, arguments, this.constructor) : RealRegExp.apply(undefined, arguments);
   }
   RegExp.prototype = RealRegExp.prototype;
   Object.setPrototypeOf(RegExp, RealRegExp);
@@ -362,7 +404,7 @@
     return out;
   }
   function TextEncoder() {
-    if (!new.target) { throw new TypeError("Class constructor TextEncoder cannot be invoked without 'new'"); }
+    if (!(this instanceof TextEncoder)) { throw new TypeError("Class constructor TextEncoder cannot be invoked without 'new'"); }
   }
   Object.defineProperty(TextEncoder.prototype, "encoding", { get: function () { return "utf-8"; }, configurable: true });
   TextEncoder.prototype.encode = function encode(input) { return new Uint8Array(utf8(input === undefined ? "" : String(input))); };
@@ -385,7 +427,7 @@
     throw new TypeError("The \"input\" argument must be an instance of ArrayBuffer or ArrayBufferView");
   }
   function TextDecoder(label, options) {
-    if (!new.target) { throw new TypeError("Class constructor TextDecoder cannot be invoked without 'new'"); }
+    if (!(this instanceof TextDecoder)) { throw new TypeError("Class constructor TextDecoder cannot be invoked without 'new'"); }
     var l = label === undefined ? "utf-8" : String(label).trim().toLowerCase();
     if (UTF8_LABELS.indexOf(l) < 0) { unsupported("TextDecoder for " + JSON.stringify(String(label))); }
     this._fatal = !!(options && options.fatal);
