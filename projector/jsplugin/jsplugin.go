@@ -96,11 +96,18 @@ func (e *TimeoutError) FindingClass() string { return "projector-timeout" }
 // groups, ...): the call cannot be checked, which is not the plugin's fault.
 type UnsupportedError struct {
 	Tool, Projector, Feature string
-	At                       string // where in the plugin's source, when known
+	// Why says how the sandbox falls short when it has the feature but
+	// cannot match V8 on it; empty: it does not provide it.
+	Why string
+	At  string // where in the plugin's source, when known
 }
 
 func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("%s of plugin tool %q used %s%s, which dsh-replay's JavaScript sandbox does not provide: not verified", e.Projector, e.Tool, e.Feature, at(e.At))
+	why := e.Why
+	if why == "" {
+		why = "dsh-replay's JavaScript sandbox does not provide"
+	}
+	return fmt.Sprintf("%s of plugin tool %q used %s%s, which %s: not verified", e.Projector, e.Tool, e.Feature, at(e.At), why)
 }
 
 // FindingClass names the verify finding class.
@@ -144,7 +151,8 @@ type vm struct {
 	impureWhy string
 	// unsupported names what the current call used that the sandbox does
 	// not provide (URL, a \p{...} regular expression, ...).
-	unsupported string
+	unsupported    string
+	unsupportedWhy string // how it falls short, when the sandbox has it
 }
 
 // Load bundles and loads the plugin at path; cfg supplies its options
@@ -388,12 +396,12 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	})
 	timer := time.AfterFunc(LoadDeadline, func() { rt.Interrupt("load deadline") })
 	defer timer.Stop()
-	rt.Set("__dshUnsupported", func(feature string) goja.Value {
+	rt.Set("__dshUnsupported", func(feature, why string) goja.Value {
 		if !v.calling {
 			return goja.Undefined()
 		}
 		if v.unsupported == "" {
-			v.unsupported = feature
+			v.unsupported, v.unsupportedWhy = feature, why
 		}
 		panic(rt.NewGoError(fmt.Errorf("%s is not available in dsh-replay's JavaScript sandbox", feature)))
 	})
@@ -578,7 +586,7 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	}
 	defer p.put(v)
 	rt := v.rt
-	v.calling, v.impure, v.impureWhy, v.unsupported = true, "", "", ""
+	v.calling, v.impure, v.impureWhy, v.unsupported, v.unsupportedWhy = true, "", "", "", ""
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(Deadline, func() { timedOut.Store(true); rt.Interrupt("deadline") })
 	secondJS := goja.Null()
@@ -600,7 +608,7 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	case v.impure != "":
 		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
 	case v.unsupported != "":
-		return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, At: sourceAt(err)}
+		return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, Why: v.unsupportedWhy, At: sourceAt(err)}
 	case timedOut.Load():
 		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
 	case err != nil:
@@ -612,7 +620,7 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 		if ms := misprints(rt, second, misprints(rt, args, nil)); len(ms) > 0 {
 			if m, ok := printed(out, ms); ok {
 				return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which,
-					Feature: fmt.Sprintf("the number %s in text, which goja writes as %s", m.Right, m.Wrong)}
+					Feature: "the number " + m.Right + " in text", Why: "goja writes as " + m.Wrong + " where V8 writes " + m.Right}
 			}
 		}
 	}

@@ -11,7 +11,7 @@
 // the plugin did not cause.
 (function (g) {
   "use strict";
-  var unsupported = g.__dshUnsupported; // (feature) -> throws during projector calls, undefined while loading
+  var unsupported = g.__dshUnsupported; // (feature, why?) -> throws during projector calls, undefined while loading
   function define(obj, name, value) {
     if (obj[name] === undefined) {
       Object.defineProperty(obj, name, { value: value, writable: true, configurable: true, enumerable: false });
@@ -78,10 +78,10 @@
   ["sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
    "cbrt", "pow"].forEach(function (name) {
     var orig = Math[name];
-    var label = "Math." + name + " (goja's last digit can differ from V8's)";
+    var label = "Math." + name, why = "goja computes with a last digit that can differ from V8's";
     Object.defineProperty(Math, name, { configurable: true, writable: true, enumerable: false, value: function (x, y) {
       var r = orig.apply(Math, arguments);
-      if (!alike(name, Number(x), Number(y), r)) { unsupported(label); }
+      if (!alike(name, Number(x), Number(y), r)) { unsupported(label, why); }
       return r;
     } });
   });
@@ -268,7 +268,7 @@
     var source = isRe ? pattern.source : (pattern === undefined ? "" : String(pattern));
     var fl = flags !== undefined ? String(flags) : (isRe ? pattern.flags : "");
     var bad = unsupportedSyntax(source, fl);
-    if (bad) { unsupported(bad); }
+    if (bad) { unsupported(bad, "goja's regular expressions get wrong without an error"); }
     return this instanceof RealRegExp ? Reflect.construct(RealRegExp, arguments, this.constructor) : RealRegExp.apply(undefined, arguments);
   }
   RegExp.prototype = RealRegExp.prototype;

@@ -108,9 +108,9 @@ func TestSandboxUnsupported(t *testing.T) {
 		{`new RegExp('[a]', 'v').test('a')`, "the v flag of regular expressions"},
 		{`new TextDecoder('latin1').decode(new Uint8Array([0xe9]))`, `TextDecoder for "latin1"`},
 		{`Promise.withResolvers()`, "Promise.withResolvers"},
-		{`Math.pow(9, -8)`, "Math.pow (goja's last digit can differ from V8's)"},
-		{`Math.sin(1e10)`, "Math.sin (goja's last digit can differ from V8's)"},
-		{`Math.cos(0.7)`, "Math.cos (goja's last digit can differ from V8's)"},
+		{`Math.pow(9, -8)`, "Math.pow"},
+		{`Math.sin(1e10)`, "Math.sin"},
+		{`Math.cos(0.7)`, "Math.cos"},
 	} {
 		_, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
 		var f *projector.Failure
