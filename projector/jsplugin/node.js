@@ -3,12 +3,14 @@
 // atob, btoa, structuredClone, String.prototype.isWellFormed and
 // toWellFormed, Object.groupBy, Map.groupBy, the Set methods, V8's
 // Error.captureStackTrace that custom error classes call), and so is what
-// goja does otherwise than V8 where it can be reached (number methods,
-// split(""), the default sort order, JSON.parse, toISOString). The rest
-// (URL, Buffer, ...) and the regular expression syntax goja misreads
-// (\p{...}, named groups, the v flag) are reported as unsupported during a
-// projector call: the call then reads "not verified", not as a divergence
-// the plugin did not cause.
+// goja does otherwise than V8 where it can be reached (number methods and
+// numbers written by String, join and JSON.stringify, Math.log/exp/log10/
+// log2, split(""), the default sort order, JSON.parse, toISOString). The
+// rest (URL, Buffer, ...), the regular expression syntax goja misreads
+// (\p{...}, named groups, the v flag) and the Math functions whose last
+// digit goja gets otherwise are reported as unsupported during a projector
+// call: the call then reads "not verified", not as a divergence the plugin
+// did not cause.
 (function (g) {
   "use strict";
   var unsupported = g.__dshUnsupported; // (feature, why?) -> throws during projector calls, undefined while loading
