@@ -2,10 +2,11 @@ package jsplugin
 
 import "math"
 
-// Ports of fdlibm's e_log.c and e_exp.c, which V8's Math.log and Math.exp
-// are (src/base/ieee754.cc), so that a projector's logarithms come out to
-// the last bit as in Node; goja calls Go's math, whose amd64 assembly
-// differs. (Freely distributable fdlibm: Copyright (C) 1993 by Sun
+// Ports of fdlibm's e_log.c, e_exp.c, e_log10.c, e_log2.c, k_sin.c,
+// k_cos.c and the medium range of e_rem_pio2.c, which V8's Math.log, exp,
+// log10, log2, sin and cos are (src/base/ieee754.cc), so that a
+// projector's results come out to the last bit as in Node; goja calls Go's
+// math, whose results differ. (Freely distributable fdlibm: Copyright (C) 1993 by Sun
 // Microsystems, Inc. Permission to use, copy, modify, and distribute this
 // software is freely granted, provided that this notice is preserved.)
 
@@ -264,7 +265,8 @@ func kLog1p(f float64) float64 {
 	return s * (hfsq + R)
 }
 
-// fdlibmCall answers node.js's Math.log, exp, log10 and log2.
+// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin and cos:
+// NaN from sin or cos of a finite x is past their reduction.
 func fdlibmCall(name string, x float64) float64 {
 	switch name {
 	case "log":
@@ -273,6 +275,196 @@ func fdlibmCall(name string, x float64) float64 {
 		return fdlibmExp(x)
 	case "log10":
 		return fdlibmLog10(x)
+	case "sin", "cos":
+		f := fdlibmSin
+		if name == "cos" {
+			f = fdlibmCos
+		}
+		if v, ok := f(x); ok {
+			return v
+		}
+		return math.NaN()
 	}
 	return fdlibmLog2(x)
+}
+
+// fdlibm's __kernel_sin, __kernel_cos and the medium-range
+// __ieee754_rem_pio2, as V8's Math.sin and Math.cos use them.
+
+func kernelSin(x, y float64, iy int) float64 {
+	const (
+		S1 = -1.66666666666666324348e-01 // 0xBFC55555 0x55555549
+		S2 = 8.33333333332248946124e-03  // 0x3F811111 0x1110F8A6
+		S3 = -1.98412698298579493134e-04 // 0xBF2A01A0 0x19C161D5
+		S4 = 2.75573137070700676789e-06  // 0x3EC71DE3 0x57B1FE7D
+		S5 = -2.50507602534068634195e-08 // 0xBE5AE5E6 0x8A2B9CEB
+		S6 = 1.58969099521155010221e-10  // 0x3DE5D93A 0x5ACFD57C
+	)
+	ix := highWord(x) & 0x7fffffff
+	if ix < 0x3e400000 { // |x| < 2**-27
+		if int(x) == 0 {
+			return x
+		}
+	}
+	z := x * x
+	v := z * x
+	r := S2 + z*(S3+z*(S4+z*(S5+z*S6)))
+	if iy == 0 {
+		return x + v*(S1+z*r)
+	}
+	return x - ((z*(0.5*y-v*r) - y) - v*S1)
+}
+
+func kernelCos(x, y float64) float64 {
+	const (
+		C1 = 4.16666666666666019037e-02  // 0x3FA55555 0x5555554C
+		C2 = -1.38888888888741095749e-03 // 0xBF56C16C 0x16C15177
+		C3 = 2.48015872894767294178e-05  // 0x3EFA01A0 0x19CB1590
+		C4 = -2.75573143513906633035e-07 // 0xBE927E4F 0x809C52AD
+		C5 = 2.08757232129817482790e-09  // 0x3E21EE9E 0xBDB4B1C4
+		C6 = -1.13596475577881948265e-11 // 0xBDA8FAE9 0xBE8838D4
+	)
+	ix := highWord(x) & 0x7fffffff
+	if ix < 0x3e400000 { // |x| < 2**-27
+		if int(x) == 0 {
+			return 1
+		}
+	}
+	z := x * x
+	r := z * (C1 + z*(C2+z*(C3+z*(C4+z*(C5+z*C6)))))
+	if ix < 0x3FD33333 { // |x| < 0.3
+		return 1 - (0.5*z - (z*r - x*y))
+	}
+	var qx float64
+	if ix > 0x3fe90000 { // x > 0.78125
+		qx = 0.28125
+	} else {
+		qx = math.Float64frombits(uint64(uint32(ix-0x00200000)) << 32) // x/4
+	}
+	hz := 0.5*z - qx
+	a := 1 - qx
+	return a - (hz - (z*r - x*y))
+}
+
+// remPio2 reduces x by multiples of pi/2 for |x| <= 2^19*(pi/2); ok is
+// false beyond, where fdlibm needs __kernel_rem_pio2.
+func remPio2(x float64) (n int, y0, y1 float64, ok bool) {
+	const (
+		invpio2 = 6.36619772367581382433e-01 // 0x3FE45F30 0x6DC9C883
+		pio2_1  = 1.57079632673412561417e+00 // 0x3FF921FB 0x54400000
+		pio2_1t = 6.07710050650619224932e-11 // 0x3DD0B461 0x1A626331
+		pio2_2  = 6.07710050630396597660e-11 // 0x3DD0B461 0x1A600000
+		pio2_2t = 2.02226624879595063154e-21 // 0x3BA3198A 0x2E037073
+		pio2_3  = 2.02226624871116645580e-21 // 0x3BA3198A 0x2E000000
+		pio2_3t = 8.47842766036889956997e-32 // 0x397B839A 0x252049C1
+	)
+	hx := highWord(x)
+	ix := hx & 0x7fffffff
+	if ix <= 0x3fe921fb { // |x| ~<= pi/4
+		return 0, x, 0, true
+	}
+	if ix < 0x4002d97c { // |x| < 3pi/4, special case with n=+-1
+		if hx > 0 {
+			z := x - pio2_1
+			if ix != 0x3ff921fb { // 33+53 bit pi is good enough
+				y0 = z - pio2_1t
+				y1 = (z - y0) - pio2_1t
+			} else { // near pi/2, use 33+33+53 bit pi
+				z -= pio2_2
+				y0 = z - pio2_2t
+				y1 = (z - y0) - pio2_2t
+			}
+			return 1, y0, y1, true
+		}
+		z := x + pio2_1
+		if ix != 0x3ff921fb {
+			y0 = z + pio2_1t
+			y1 = (z - y0) + pio2_1t
+		} else {
+			z += pio2_2
+			y0 = z + pio2_2t
+			y1 = (z - y0) + pio2_2t
+		}
+		return -1, y0, y1, true
+	}
+	if ix > 0x413921fb {
+		return 0, 0, 0, false
+	}
+	// medium size; the careful path throughout (fdlibm's quick check only
+	// skips it where it changes nothing)
+	t := math.Abs(x)
+	n = int(t*invpio2 + 0.5)
+	fn := float64(n)
+	r := t - fn*pio2_1
+	w := fn * pio2_1t // 1st round good to 85 bit
+	j := ix >> 20
+	y0 = r - w
+	i := j - (highWord(y0)>>20)&0x7ff
+	if i > 16 { // 2nd iteration needed, good to 118
+		t = r
+		w = fn * pio2_2
+		r = t - w
+		w = fn*pio2_2t - ((t - r) - w)
+		y0 = r - w
+		i = j - (highWord(y0)>>20)&0x7ff
+		if i > 49 { // 3rd iteration need, 151 bits acc
+			t = r
+			w = fn * pio2_3
+			r = t - w
+			w = fn*pio2_3t - ((t - r) - w)
+			y0 = r - w
+		}
+	}
+	y1 = (r - y0) - w
+	if hx < 0 {
+		return -n, -y0, -y1, true
+	}
+	return n, y0, y1, true
+}
+
+// fdlibmSin and fdlibmCos: ok is false for |x| > 2^19*(pi/2).
+func fdlibmSin(x float64) (float64, bool) {
+	ix := highWord(x) & 0x7fffffff
+	if ix <= 0x3fe921fb {
+		return kernelSin(x, 0, 0), true
+	}
+	if ix >= 0x7ff00000 {
+		return x - x, true
+	}
+	n, y0, y1, ok := remPio2(x)
+	if !ok {
+		return 0, false
+	}
+	switch n & 3 {
+	case 0:
+		return kernelSin(y0, y1, 1), true
+	case 1:
+		return kernelCos(y0, y1), true
+	case 2:
+		return -kernelSin(y0, y1, 1), true
+	}
+	return -kernelCos(y0, y1), true
+}
+
+func fdlibmCos(x float64) (float64, bool) {
+	ix := highWord(x) & 0x7fffffff
+	if ix <= 0x3fe921fb {
+		return kernelCos(x, 0), true
+	}
+	if ix >= 0x7ff00000 {
+		return x - x, true
+	}
+	n, y0, y1, ok := remPio2(x)
+	if !ok {
+		return 0, false
+	}
+	switch n & 3 {
+	case 0:
+		return kernelCos(y0, y1), true
+	case 1:
+		return -kernelSin(y0, y1, 1), true
+	case 2:
+		return -kernelCos(y0, y1), true
+	}
+	return kernelSin(y0, y1, 1), true
 }

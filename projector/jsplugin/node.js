@@ -53,16 +53,23 @@
 
   // --- Math: goja computes the transcendental functions with Go's math,
   // whose last digit differs from V8's (fdlibm) for a good share of inputs
-  // (pow(9, -8), sin(1e10), log2(3), exp(-0.1094...)). log, exp, log10 and
-  // log2 are fdlibm here, as in V8 (fdlibm.go). Of the rest, a call both
+  // (pow(9, -8), sin(1e10), log2(3), exp(-0.1094...)). log, exp, log10,
+  // log2, sin and cos are fdlibm here, as in V8 (fdlibm.go). Of the rest, a call both
   // engines must answer alike passes: an argument that is NaN, 0 or
   // infinite, pow to the power 0, 1, 0.5 or 2, of integers within 2^53,
   // or of a power of two to an integer. Any other is reported rather than
   // guessed. esbuild turns x ** y into Math.pow.
   var fdlibm = g.__dshFdlibm; // (name, x) -> number
-  ["log", "exp", "log10", "log2"].forEach(function (name) {
-    Object.defineProperty(Math, name, { configurable: true, writable: true, enumerable: false,
-      value: function (x) { return fdlibm(name, Number(x)); } });
+  ["log", "exp", "log10", "log2", "sin", "cos"].forEach(function (name) {
+    Object.defineProperty(Math, name, { configurable: true, writable: true, enumerable: false, value: function (x) {
+      x = Number(x);
+      var r = fdlibm(name, x);
+      if (r !== r && isFinite(x)) {
+        // Past 2^19 pi/2, where fdlibm's reduction needs 1,200 bits of 2/pi.
+        unsupported("Math." + name + " of " + x, "is beyond 2^19·π/2, the largest argument the sandbox reduces as V8 does");
+      }
+      return r;
+    } });
   });
   var origLog2 = Math.log2; // exact for powers of two, which is all isPow2 asks
   function edge(v) { return v !== v || v === 0 || v === Infinity || v === -Infinity; }
@@ -77,7 +84,7 @@
       default: return edge(a);
     }
   }
-  ["sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+  ["tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
    "cbrt", "pow"].forEach(function (name) {
     var orig = Math[name];
     var label = "Math." + name, why = "goja computes with a last digit that can differ from V8's";
