@@ -19,6 +19,7 @@
     return new (Function.prototype.bind.apply(RealDate, [null].concat(a)))();
   }
   SafeDate.prototype = RealDate.prototype;
+  Object.defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: true, configurable: true, enumerable: false });
   SafeDate.UTC = RealDate.UTC;
   SafeDate.parse = RealDate.parse;
   SafeDate.now = function () { return impure("Date.now"); };

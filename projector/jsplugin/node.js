@@ -146,6 +146,8 @@
     return risky(value) ? numfmt("string", value, 10) : RealString(value);
   }
   String.prototype = RealString.prototype;
+  // "a".constructor === String, as libraries test it.
+  Object.defineProperty(RealString.prototype, "constructor", { value: String, writable: true, configurable: true, enumerable: false });
   Object.setPrototypeOf(String, RealString);
   ["fromCharCode", "fromCodePoint", "raw"].forEach(function (k) { String[k] = RealString[k]; });
   g.String = String;
@@ -281,6 +283,7 @@
     return this instanceof RealRegExp ? Reflect.construct(RealRegExp, arguments, this.constructor) : RealRegExp.apply(undefined, arguments);
   }
   RegExp.prototype = RealRegExp.prototype;
+  Object.defineProperty(RealRegExp.prototype, "constructor", { value: RegExp, writable: true, configurable: true, enumerable: false });
   Object.setPrototypeOf(RegExp, RealRegExp);
   g.RegExp = RegExp;
 

@@ -75,6 +75,9 @@ func TestNodeBuiltins(t *testing.T) {
 		// constructor, where goja leaks new.target (values from Node 20).
 		{`(() => { class A { constructor() { this.s = typeof String(1.5) + String(1.5); this.r = RegExp("x") instanceof RegExp } }; const a = new A(); return [String(883.5856854275359), [883.5856854275359, 1, null].join(), JSON.stringify({a: 883.5856854275359, b: [new Number(189.32716233279479)], c: "\u0000dsh"}), JSON.stringify({x: 1.5, y: 2.0000000000000004}, (k, v) => typeof v === "number" ? v * 3 : v, 1), String(), String(Symbol("x")), new String("a") instanceof String, String.fromCharCode(65), a.s, a.r].join(" | ") })()`,
 			`883.5856854275359 | 883.5856854275359,1, | {"a":883.5856854275359,"b":[189.32716233279479],"c":"\u0000dsh"} | {` + "\n" + ` "x": 4.5,` + "\n" + ` "y": 6.000000000000002` + "\n" + `} |  | Symbol(x) | true | A | string1.5 | true`},
+		// The wrapped constructors are what their instances name.
+		{`[("a").constructor === String, /x/.constructor === RegExp, new Date(0).constructor === Date, new RegExp("y") instanceof RegExp, new Date(5) instanceof Date, Object.prototype.toString.call(new Date(0)), typeof String.prototype.trim].join()`,
+			"true,true,true,true,true,[object Date],function"},
 		// Number methods goja wrote wrongly (values from Node 20).
 		{`[(-9.979050159454346).toPrecision(1), (-9.979050159454346).toExponential(0), (-0.9276041984558105).toString(25), (883.5856854275359).toString(), (2.5).toPrecision(1), (0.125).toExponential(1), (-0).toPrecision(3), (255.5).toString(16), (1e21).toPrecision(3), (0.000001234).toPrecision(2), (123.456).toExponential()].join(' ')`,
 			"-1e+1 -1e+1 -0.n4ik9ij26g6c 883.5856854275359 3 1.3e-1 0.00 ff.8 1.00e+21 0.0000012 1.23456e+2"},
