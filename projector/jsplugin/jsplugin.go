@@ -778,7 +778,7 @@ func installNatives(rt *goja.Runtime) {
 	rt.Set("__dshNumfmt", numfmt)
 	rt.Set("__dshFdlibm", fdlibmCall)
 	rt.Set("__dshParseJSON", func(text goja.Value) goja.Value {
-		val, err := jsonv.ParseString(wtf8(text))
+		val, err := jsonv.ParseString(escapeLoneSurrogates(wtf8(text)))
 		if err != nil {
 			ctor, _ := goja.AssertConstructor(rt.Get("SyntaxError"))
 			e, _ := ctor(nil, rt.ToValue(err.Error()))

@@ -65,6 +65,8 @@ func TestNodeBuiltins(t *testing.T) {
 		{`[3,20,100].sort().join() + "|" + ["b","a"].toSorted().join() + "|" + [3,1,2].sort((a, b) => b - a).join()`, "100,20,3|a,b|3,2,1"},
 		{`JSON.parse("[1e400]")[0] + "," + JSON.parse('"\\ud800"').charCodeAt(0) + "," + JSON.parse('{"a":[1,2]}', (k, v) => typeof v === "number" ? v * 10 : v).a.join("+") + "," + JSON.stringify(JSON.parse('{"a":1,"b":2}', (k, v) => k === "a" ? undefined : v))`, `Infinity,55296,10+20,{"b":2}`},
 		{`(() => { try { JSON.parse("{") } catch (e) { return e.name + (e instanceof SyntaxError) } })()`, "SyntaxErrortrue"},
+		// A raw lone surrogate inside a JSON string is kept, as V8 keeps it.
+		{`JSON.parse('"\ud800"').charCodeAt(0) + "," + JSON.parse('"a\ud83d\ude00\udc00"').length`, "55296,4"},
 		{`new Date(Date.UTC(-1, 0)).toISOString() + " " + new Date(253402300800000).toISOString() + " " + JSON.stringify([new Date(253402300800000)]) + " " + new Date(0).toISOString()`, `-000001-01-01T00:00:00.000Z +010000-01-01T00:00:00.000Z ["+010000-01-01T00:00:00.000Z"] 1970-01-01T00:00:00.000Z`},
 		// log, exp, log10 and log2 are fdlibm's, as V8's (values from Node 20;
 		// goja's own log(35686.5) ended in ...001).

@@ -206,3 +206,33 @@ func wtf8(v goja.Value) string {
 	}
 	return jsonv.FromUnits(units)
 }
+
+// escapeLoneSurrogates writes the lone surrogates of a JSON text as \uXXXX
+// escapes: JSON.parse keeps a raw one inside a string (and rejects it
+// elsewhere, as it rejects a backslash there), while jsonv reads only
+// well-formed UTF-8.
+func escapeLoneSurrogates(s string) string {
+	if !jsonv.HasLoneSurrogate(s) {
+		return s
+	}
+	const hex = "0123456789abcdef"
+	units := jsonv.Units(s)
+	var b strings.Builder
+	for i := 0; i < len(units); i++ {
+		u := units[i]
+		switch {
+		case u >= 0xD800 && u <= 0xDBFF && i+1 < len(units) && units[i+1] >= 0xDC00 && units[i+1] <= 0xDFFF:
+			b.WriteRune(rune(u-0xD800)<<10 | rune(units[i+1]-0xDC00) + 0x10000)
+			i++
+		case u >= 0xD800 && u <= 0xDFFF:
+			b.WriteString(`\u`)
+			b.WriteByte(hex[u>>12])
+			b.WriteByte(hex[u>>8&15])
+			b.WriteByte(hex[u>>4&15])
+			b.WriteByte(hex[u&15])
+		default:
+			b.WriteRune(rune(u))
+		}
+	}
+	return b.String()
+}
