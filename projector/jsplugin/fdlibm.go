@@ -3,12 +3,13 @@ package jsplugin
 import "math"
 
 // Ports of fdlibm's e_log.c, e_exp.c, e_log10.c, e_log2.c, k_sin.c,
-// k_cos.c and the medium range of e_rem_pio2.c, which V8's Math.log, exp,
-// log10, log2, sin and cos are (src/base/ieee754.cc), so that a
-// projector's results come out to the last bit as in Node; goja calls Go's
-// math, whose results differ. (Freely distributable fdlibm: Copyright (C) 1993 by Sun
-// Microsystems, Inc. Permission to use, copy, modify, and distribute this
-// software is freely granted, provided that this notice is preserved.)
+// k_cos.c, the medium range of e_rem_pio2.c, s_atan.c and e_atan2.c, which
+// V8's Math.log, exp, log10, log2, sin, cos, atan and atan2 are
+// (src/base/ieee754.cc), so that a projector's results come out to the
+// last bit as in Node; goja calls Go's math, whose results differ.
+// (Freely distributable fdlibm: Copyright (C) 1993 by Sun Microsystems,
+// Inc. Permission to use, copy, modify, and distribute this software is
+// freely granted, provided that this notice is preserved.)
 
 func highWord(x float64) int32 { return int32(math.Float64bits(x) >> 32) }
 func lowWord(x float64) uint32 { return uint32(math.Float64bits(x)) }
@@ -265,10 +266,15 @@ func kLog1p(f float64) float64 {
 	return s * (hfsq + R)
 }
 
-// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin and cos:
-// NaN from sin or cos of a finite x is past their reduction.
-func fdlibmCall(name string, x float64) float64 {
+// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin, cos, atan
+// and atan2 (of x and y): NaN from sin or cos of a finite x is past their
+// reduction.
+func fdlibmCall(name string, x, y float64) float64 {
 	switch name {
+	case "atan":
+		return fdlibmAtan(x)
+	case "atan2":
+		return fdlibmAtan2(x, y)
 	case "log":
 		return fdlibmLog(x)
 	case "exp":
@@ -467,4 +473,174 @@ func fdlibmCos(x float64) (float64, bool) {
 		return -kernelCos(y0, y1), true
 	}
 	return kernelSin(y0, y1, 1), true
+}
+
+var (
+	atanHi = [4]float64{
+		4.63647609000806093515e-01, // atan(0.5)hi 0x3FDDAC67 0x0561BB4F
+		7.85398163397448278999e-01, // atan(1.0)hi 0x3FE921FB 0x54442D18
+		9.82793723247329054082e-01, // atan(1.5)hi 0x3FEF730B 0xD281F69B
+		1.57079632679489655800e+00, // atan(inf)hi 0x3FF921FB 0x54442D18
+	}
+	atanLo = [4]float64{
+		2.26987774529616870924e-17, // atan(0.5)lo 0x3C7A2B7F 0x222F65E2
+		3.06161699786838301793e-17, // atan(1.0)lo 0x3C81A626 0x33145C07
+		1.39033110312309984516e-17, // atan(1.5)lo 0x3C700788 0x7AF0CBBD
+		6.12323399573676603587e-17, // atan(inf)lo 0x3C91A626 0x33145C07
+	}
+	aT = [11]float64{
+		3.33333333333329318027e-01,  // 0x3FD55555 0x5555550D
+		-1.99999999998764832476e-01, // 0xBFC99999 0x9998EBC4
+		1.42857142725034663711e-01,  // 0x3FC24924 0x920083FF
+		-1.11111104054623557880e-01, // 0xBFBC71C6 0xFE231671
+		9.09088713343650656196e-02,  // 0x3FB745CD 0xC54C206E
+		-7.69187620504482999495e-02, // 0xBFB3B0F2 0xAF749A6D
+		6.66107313738753120669e-02,  // 0x3FB10D66 0xA0D03D51
+		-5.83357013379057348645e-02, // 0xBFADDE2D 0x52DEFD9A
+		4.97687799461593236017e-02,  // 0x3FA97B4B 0x24760DEB
+		-3.65315727442169155270e-02, // 0xBFA2B444 0x2C6A6C2F
+		1.62858201153657823623e-02,  // 0x3F90AD3A 0xE322DA11
+	}
+)
+
+// fdlibmAtan is s_atan.c.
+func fdlibmAtan(x float64) float64 {
+	hx := highWord(x)
+	ix := hx & 0x7fffffff
+	var id int
+	if ix >= 0x44100000 { // |x| >= 2^66
+		if ix > 0x7ff00000 || (ix == 0x7ff00000 && lowWord(x) != 0) {
+			return x + x // NaN
+		}
+		if hx > 0 {
+			return atanHi[3] + atanLo[3]
+		}
+		return -atanHi[3] - atanLo[3]
+	}
+	if ix < 0x3fdc0000 { // |x| < 0.4375
+		if ix < 0x3e400000 { // |x| < 2^-27
+			return x
+		}
+		id = -1
+	} else {
+		x = math.Abs(x)
+		if ix < 0x3ff30000 { // |x| < 1.1875
+			if ix < 0x3fe60000 { // 7/16 <= |x| < 11/16
+				id = 0
+				x = (2.0*x - 1.0) / (2.0 + x)
+			} else { // 11/16 <= |x| < 19/16
+				id = 1
+				x = (x - 1.0) / (x + 1.0)
+			}
+		} else {
+			if ix < 0x40038000 { // |x| < 2.4375
+				id = 2
+				x = (x - 1.5) / (1.0 + 1.5*x)
+			} else { // 2.4375 <= |x| < 2^66
+				id = 3
+				x = -1.0 / x
+			}
+		}
+	}
+	z := x * x
+	w := z * z
+	s1 := z * (aT[0] + w*(aT[2]+w*(aT[4]+w*(aT[6]+w*(aT[8]+w*aT[10])))))
+	s2 := w * (aT[1] + w*(aT[3]+w*(aT[5]+w*(aT[7]+w*aT[9]))))
+	if id < 0 {
+		return x - x*(s1+s2)
+	}
+	z = atanHi[id] - ((x*(s1+s2) - atanLo[id]) - x)
+	if hx < 0 {
+		return -z
+	}
+	return z
+}
+
+// fdlibmAtan2 is e_atan2.c (FreeBSD's, with m &= 1 for |y/x| > 2^60).
+func fdlibmAtan2(y, x float64) float64 {
+	const (
+		tiny = 1.0e-300
+		piO4 = 7.8539816339744827900e-01 // 0x3FE921FB 0x54442D18
+		piO2 = 1.5707963267948965580e+00 // 0x3FF921FB 0x54442D18
+		pi   = 3.1415926535897931160e+00 // 0x400921FB 0x54442D18
+		piLo = 1.2246467991473531772e-16 // 0x3CA1A626 0x33145C07
+	)
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return x + y
+	}
+	hx, lx := highWord(x), lowWord(x)
+	hy, ly := highWord(y), lowWord(y)
+	ix, iy := hx&0x7fffffff, hy&0x7fffffff
+	if (hx-0x3ff00000)|int32(lx) == 0 { // x = 1.0
+		return fdlibmAtan(y)
+	}
+	m := (hy>>31)&1 | (hx>>30)&2 // 2*sign(x)+sign(y)
+	// when y = 0
+	if iy|int32(ly) == 0 {
+		switch m {
+		case 0, 1:
+			return y // atan(+-0,+anything)=+-0
+		case 2:
+			return pi + tiny // atan(+0,-anything) = pi
+		}
+		return -pi - tiny // atan(-0,-anything) =-pi
+	}
+	// when x = 0
+	if ix|int32(lx) == 0 {
+		if hy < 0 {
+			return -piO2 - tiny
+		}
+		return piO2 + tiny
+	}
+	// when x is INF
+	if ix == 0x7ff00000 {
+		if iy == 0x7ff00000 {
+			switch m {
+			case 0:
+				return piO4 + tiny
+			case 1:
+				return -piO4 - tiny
+			case 2:
+				return 3.0*piO4 + tiny
+			}
+			return -3.0*piO4 - tiny
+		}
+		switch m {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		case 2:
+			return pi + tiny
+		}
+		return -pi - tiny
+	}
+	// when y is INF
+	if iy == 0x7ff00000 {
+		if hy < 0 {
+			return -piO2 - tiny
+		}
+		return piO2 + tiny
+	}
+	// compute y/x
+	k := (iy - ix) >> 20
+	var z float64
+	switch {
+	case k > 60: // |y/x| > 2**60
+		z = piO2 + 0.5*piLo
+		m &= 1
+	case hx < 0 && k < -60: // |y|/x < -2**60
+		z = 0.0
+	default:
+		z = fdlibmAtan(math.Abs(y / x)) // safe to do y/x
+	}
+	switch m {
+	case 0:
+		return z // atan(+,+)
+	case 1:
+		return -z // atan(-,+)
+	case 2:
+		return pi - (z - piLo) // atan(+,-)
+	}
+	return (z - piLo) - pi // atan(-,-)
 }

@@ -45,13 +45,15 @@ func TestMathAlikeAgreesWithNode(t *testing.T) {
 	for _, f := range []string{"log", "log10", "log2"} {
 		cases = append(cases, mathCase{F: f, A: "1"})
 	}
-	// log, exp, log10, log2, sin and cos are fdlibm's: every argument (sin
-	// and cos up to 2^19·π/2).
+	// log, exp, log10, log2, sin, cos, atan and atan2 are fdlibm's: every
+	// argument (sin and cos up to 2^19·π/2).
 	for i := 0; i < 5000; i++ {
 		for _, x := range []float64{math.Ldexp(r.Float64(), r.IntN(2100)-1074), (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(24)-12), r.Float64() * 1e6, 1 + (r.Float64()-0.5)*1e-5} {
-			for _, f := range []string{"log", "exp", "log10", "log2", "sin", "cos"} {
+			for _, f := range []string{"log", "exp", "log10", "log2", "sin", "cos", "atan"} {
 				cases = append(cases, mathCase{F: f, A: num(x)})
 			}
+			cases = append(cases, mathCase{F: "atan2", A: num(x), B: num((r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(80)-40))},
+				mathCase{F: "atan2", A: num(float64(r.IntN(200) - 100)), B: num(float64(r.IntN(200) - 100))})
 		}
 	}
 	for k := -1074; k <= 1023; k++ {
@@ -125,4 +127,25 @@ func TestMathAlikeAgreesWithNode(t *testing.T) {
 		}
 	}
 	t.Logf("%d Math calls let through, %d reported; %d differ from V8", len(kept), len(cases)-len(kept), bad)
+}
+
+// TestFdlibmTables: the tables typed in from fdlibm are the bits its
+// comments give.
+func TestFdlibmTables(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		got  []float64
+		want []uint64
+	}{
+		{"atanhi", atanHi[:], []uint64{0x3FDDAC670561BB4F, 0x3FE921FB54442D18, 0x3FEF730BD281F69B, 0x3FF921FB54442D18}},
+		{"atanlo", atanLo[:], []uint64{0x3C7A2B7F222F65E2, 0x3C81A62633145C07, 0x3C7007887AF0CBBD, 0x3C91A62633145C07}},
+		{"aT", aT[:], []uint64{0x3FD555555555550D, 0xBFC999999998EBC4, 0x3FC24924920083FF, 0xBFBC71C6FE231671, 0x3FB745CDC54C206E,
+			0xBFB3B0F2AF749A6D, 0x3FB10D66A0D03D51, 0xBFADDE2D52DEFD9A, 0x3FA97B4B24760DEB, 0xBFA2B4442C6A6C2F, 0x3F90AD3AE322DA11}},
+	} {
+		for i, w := range c.want {
+			if b := math.Float64bits(c.got[i]); b != w {
+				t.Errorf("%s[%d] = %#x, want %#x", c.name, i, b, w)
+			}
+		}
+	}
 }

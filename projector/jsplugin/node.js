@@ -54,16 +54,19 @@
   // --- Math: goja computes the transcendental functions with Go's math,
   // whose last digit differs from V8's (fdlibm) for a good share of inputs
   // (pow(9, -8), sin(1e10), log2(3), exp(-0.1094...)). log, exp, log10,
-  // log2, sin and cos are fdlibm here, as in V8 (fdlibm.go). Of the rest, a call both
+  // log2, sin, cos, atan and atan2 are fdlibm here, as in V8 (fdlibm.go).
+  // Of the rest, a call both
   // engines must answer alike passes: an argument that is NaN, 0 or
   // infinite, pow to the power 0, 1, 0.5 or 2, of integers within 2^53,
   // or of a power of two to an integer. Any other is reported rather than
   // guessed. esbuild turns x ** y into Math.pow.
-  var fdlibm = g.__dshFdlibm; // (name, x) -> number
-  ["log", "exp", "log10", "log2", "sin", "cos"].forEach(function (name) {
+  var fdlibm = g.__dshFdlibm; // (name, x, y) -> number
+  Object.defineProperty(Math, "atan2", { configurable: true, writable: true, enumerable: false,
+    value: function atan2(y, x) { return fdlibm("atan2", Number(y), Number(x)); } });
+  ["log", "exp", "log10", "log2", "sin", "cos", "atan"].forEach(function (name) {
     Object.defineProperty(Math, name, { configurable: true, writable: true, enumerable: false, value: function (x) {
       x = Number(x);
-      var r = fdlibm(name, x);
+      var r = fdlibm(name, x, 0);
       if (r !== r && isFinite(x)) {
         // Past 2^19 pi/2, where fdlibm's reduction needs 1,200 bits of 2/pi.
         unsupported("Math." + name + " of " + x, "is beyond 2^19·π/2, the largest argument the sandbox reduces as V8 does");
@@ -80,12 +83,10 @@
       case "pow":
         return edge(a) || edge(b) || a === 1 || b === 1 || b === 0.5 || b === 2 ||
           isInt(a) && isInt(b) && b >= 0 && isInt(r) || isPow2(a) && isInt(b) && r !== 0 && isFinite(r);
-      case "atan2": return a !== a || b !== b || a === 0 || edge(a) && edge(b);
       default: return edge(a);
     }
   }
-  ["tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-   "cbrt", "pow"].forEach(function (name) {
+  ["tan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt", "pow"].forEach(function (name) {
     var orig = Math[name];
     var label = "Math." + name, why = "goja computes with a last digit that can differ from V8's";
     Object.defineProperty(Math, name, { configurable: true, writable: true, enumerable: false, value: function (x, y) {
