@@ -3,10 +3,11 @@ package jsplugin
 import "math"
 
 // Ports of fdlibm's e_log.c, e_exp.c, e_log10.c, e_log2.c, k_sin.c,
-// k_cos.c, the medium range of e_rem_pio2.c, s_atan.c and e_atan2.c, which
-// V8's Math.log, exp, log10, log2, sin, cos, atan and atan2 are
-// (src/base/ieee754.cc), so that a projector's results come out to the
-// last bit as in Node; goja calls Go's math, whose results differ.
+// k_cos.c, the medium range of e_rem_pio2.c, s_atan.c, e_atan2.c and
+// FreeBSD's s_cbrt.c, which V8's Math.log, exp, log10, log2, sin, cos,
+// atan, atan2 and cbrt are (src/base/ieee754.cc), so that a projector's
+// results come out to the last bit as in Node; goja calls Go's math, whose
+// results differ.
 // (Freely distributable fdlibm: Copyright (C) 1993 by Sun Microsystems,
 // Inc. Permission to use, copy, modify, and distribute this software is
 // freely granted, provided that this notice is preserved.)
@@ -266,13 +267,15 @@ func kLog1p(f float64) float64 {
 	return s * (hfsq + R)
 }
 
-// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin, cos, atan
-// and atan2 (of x and y): NaN from sin or cos of a finite x is past their
+// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin, cos, atan,
+// cbrt and atan2 (of x and y): NaN from sin or cos of a finite x is past their
 // reduction.
 func fdlibmCall(name string, x, y float64) float64 {
 	switch name {
 	case "atan":
 		return fdlibmAtan(x)
+	case "cbrt":
+		return fdlibmCbrt(x)
 	case "atan2":
 		return fdlibmAtan2(x, y)
 	case "log":
@@ -643,4 +646,48 @@ func fdlibmAtan2(y, x float64) float64 {
 		return pi - (z - piLo) // atan(+,-)
 	}
 	return (z - piLo) - pi // atan(-,-)
+}
+
+// fdlibmCbrt is FreeBSD's s_cbrt.c, as V8 has it.
+func fdlibmCbrt(x float64) float64 {
+	const (
+		B1 = 715094163                // (1023-1023/3-0.03306235651)*2**20
+		B2 = 696219795                // (1023-1023/3-54/3-0.03306235651)*2**20
+		P0 = 1.87595182427177009643   // 0x3ffe03e6 0x0f61e692
+		P1 = -1.88497979543377169875  // 0xbffe28e0 0x92f02420
+		P2 = 1.621429720105354466140  // 0x3ff9f160 0x4a49d6c2
+		P3 = -0.758397934778766047437 // 0xbfe844cb 0xbee751d9
+		P4 = 0.145996192886612446982  // 0x3fc2b000 0xd4e4edd7
+	)
+	bits := math.Float64bits(x)
+	hx := uint32(bits >> 32)
+	low := uint32(bits)
+	sign := hx & 0x80000000
+	hx ^= sign
+	if hx >= 0x7ff00000 {
+		return x + x // cbrt(NaN,INF) is itself
+	}
+	var t float64
+	if hx < 0x00100000 { // zero or subnormal?
+		if hx|low == 0 {
+			return x // cbrt(0) is itself
+		}
+		t = math.Float64frombits(0x43500000 << 32) // 2**54
+		t *= x
+		high := uint32(math.Float64bits(t) >> 32)
+		t = math.Float64frombits(uint64(sign|((high&0x7fffffff)/3+B2)) << 32)
+	} else {
+		t = math.Float64frombits(uint64(sign|(hx/3+B1)) << 32)
+	}
+	// New cbrt to 23 bits
+	r := (t * t) * (t / x)
+	t = t * ((P0 + r*(P1+r*P2)) + ((r*r)*r)*(P3+r*P4))
+	// Round t away from zero to 23 bits
+	t = math.Float64frombits((math.Float64bits(t) + 0x80000000) & 0xffffffffc0000000)
+	// one step Newton iteration to 53 bits with error < 0.667 ulps
+	s := t * t
+	r = x / s
+	w := t + t
+	r = (r - t) / (w + r)
+	return t + t*r
 }

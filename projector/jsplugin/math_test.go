@@ -49,7 +49,7 @@ func TestMathAlikeAgreesWithNode(t *testing.T) {
 	// argument (sin and cos up to 2^19·π/2).
 	for i := 0; i < 5000; i++ {
 		for _, x := range []float64{math.Ldexp(r.Float64(), r.IntN(2100)-1074), (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(24)-12), r.Float64() * 1e6, 1 + (r.Float64()-0.5)*1e-5} {
-			for _, f := range []string{"log", "exp", "log10", "log2", "sin", "cos", "atan"} {
+			for _, f := range []string{"log", "exp", "log10", "log2", "sin", "cos", "atan", "cbrt"} {
 				cases = append(cases, mathCase{F: f, A: num(x)})
 			}
 			cases = append(cases, mathCase{F: "atan2", A: num(x), B: num((r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(80)-40))},
