@@ -3,9 +3,9 @@ package jsplugin
 import "math"
 
 // Ports of fdlibm's e_log.c, e_exp.c, e_log10.c, e_log2.c, k_sin.c,
-// k_cos.c, the medium range of e_rem_pio2.c, s_atan.c, e_atan2.c and
-// FreeBSD's s_cbrt.c, which V8's Math.log, exp, log10, log2, sin, cos,
-// atan, atan2 and cbrt are (src/base/ieee754.cc), so that a projector's
+// k_cos.c, k_tan.c, the medium range of e_rem_pio2.c, s_atan.c, e_atan2.c
+// and FreeBSD's s_cbrt.c, which V8's Math.log, exp, log10, log2, sin, cos,
+// tan, atan, atan2 and cbrt are (src/base/ieee754.cc), so that a projector's
 // results come out to the last bit as in Node; goja calls Go's math, whose
 // results differ.
 // (Freely distributable fdlibm: Copyright (C) 1993 by Sun Microsystems,
@@ -267,9 +267,9 @@ func kLog1p(f float64) float64 {
 	return s * (hfsq + R)
 }
 
-// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin, cos, atan,
-// cbrt and atan2 (of x and y): NaN from sin or cos of a finite x is past their
-// reduction.
+// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin, cos, tan,
+// atan, cbrt and atan2 (of x and y): NaN from sin, cos or tan of a finite
+// x is past their reduction.
 func fdlibmCall(name string, x, y float64) float64 {
 	switch name {
 	case "atan":
@@ -284,10 +284,13 @@ func fdlibmCall(name string, x, y float64) float64 {
 		return fdlibmExp(x)
 	case "log10":
 		return fdlibmLog10(x)
-	case "sin", "cos":
+	case "sin", "cos", "tan":
 		f := fdlibmSin
-		if name == "cos" {
+		switch name {
+		case "cos":
 			f = fdlibmCos
+		case "tan":
+			f = fdlibmTan
 		}
 		if v, ok := f(x); ok {
 			return v
@@ -690,4 +693,98 @@ func fdlibmCbrt(x float64) float64 {
 	w := t + t
 	r = (r - t) / (w + r)
 	return t + t*r
+}
+
+var tanT = [13]float64{
+	3.33333333333334091986e-01,  // 3FD55555 55555563
+	1.33333333333201242699e-01,  // 3FC11111 1110FE7A
+	5.39682539762260521377e-02,  // 3FABA1BA 1BB341FE
+	2.18694882948595424599e-02,  // 3F9664F4 8406D637
+	8.86323982359930005737e-03,  // 3F8226E3 E96E8493
+	3.59207910759131235356e-03,  // 3F6D6D22 C9560328
+	1.45620945432529025516e-03,  // 3F57DBC8 FEE08315
+	5.88041240820264096874e-04,  // 3F4344D8 F2F26501
+	2.46463134818469906812e-04,  // 3F3026F7 1A8D1068
+	7.81794442939557092300e-05,  // 3F147E88 A03792A6
+	7.14072491382608190305e-05,  // 3F12B80F 32F0A7E9
+	-1.85586374855275456654e-05, // BEF375CB DB605373
+	2.59073051863633712884e-05,  // 3EFB2A70 74BF7AD4
+}
+
+// kernelTan is k_tan.c (the 2004 revision): tan(x+y) for iy = 1,
+// -1/tan(x+y) for iy = -1.
+func kernelTan(x, y float64, iy int) float64 {
+	const (
+		pio4   = 7.85398163397448278999e-01 // 3FE921FB 54442D18
+		pio4lo = 3.06161699786838301793e-17 // 3C81A626 33145C07
+	)
+	T := &tanT
+	hx := highWord(x)
+	ix := hx & 0x7fffffff
+	if ix < 0x3e300000 { // x < 2**-28
+		if int(x) == 0 {
+			if (uint32(ix)|lowWord(x))|uint32(iy+1) == 0 {
+				return 1 / math.Abs(x)
+			}
+			if iy == 1 {
+				return x
+			}
+			// compute -1 / (x+y) carefully
+			w := x + y
+			z := setLowWord(w, 0)
+			v := y - (z - x)
+			a := -1 / w
+			t := setLowWord(a, 0)
+			s := 1 + t*z
+			return t + a*(s+t*v)
+		}
+	}
+	if ix >= 0x3FE59428 { // |x| >= 0.6744
+		if hx < 0 {
+			x = -x
+			y = -y
+		}
+		z := pio4 - x
+		w := pio4lo - y
+		x = z + w
+		y = 0.0
+	}
+	z := x * x
+	w := z * z
+	r := T[1] + w*(T[3]+w*(T[5]+w*(T[7]+w*(T[9]+w*T[11]))))
+	v := z * (T[2] + w*(T[4]+w*(T[6]+w*(T[8]+w*(T[10]+w*T[12])))))
+	s := z * x
+	r = y + z*(s*(r+v)+y)
+	r += T[0] * s
+	w = x + r
+	if ix >= 0x3FE59428 {
+		v = float64(iy)
+		return float64(1-((hx>>30)&2)) * (v - 2.0*(x-(w*w/(w+v)-r)))
+	}
+	if iy == 1 {
+		return w
+	}
+	// compute -1.0 / (x+r) accurately
+	z = setLowWord(w, 0)
+	v = r - (z - x) // z+v = r+x
+	a := -1.0 / w
+	t := setLowWord(a, 0)
+	s = 1.0 + t*z
+	return t + a*(s+t*v)
+}
+
+// fdlibmTan: ok is false for |x| > 2^19*(pi/2).
+func fdlibmTan(x float64) (float64, bool) {
+	ix := highWord(x) & 0x7fffffff
+	if ix <= 0x3fe921fb {
+		return kernelTan(x, 0, 1), true
+	}
+	if ix >= 0x7ff00000 {
+		return x - x, true
+	}
+	n, y0, y1, ok := remPio2(x)
+	if !ok {
+		return 0, false
+	}
+	return kernelTan(y0, y1, 1-((n&1)<<1)), true
 }
