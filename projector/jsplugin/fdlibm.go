@@ -2,12 +2,13 @@ package jsplugin
 
 import "math"
 
-// Ports of fdlibm's e_log.c, e_exp.c, e_log10.c, e_log2.c, k_sin.c,
-// k_cos.c, k_tan.c, the medium range of e_rem_pio2.c, s_atan.c, e_atan2.c
-// and FreeBSD's s_cbrt.c, which V8's Math.log, exp, log10, log2, sin, cos,
-// tan, atan, atan2 and cbrt are (src/base/ieee754.cc), so that a projector's
-// results come out to the last bit as in Node; goja calls Go's math, whose
-// results differ.
+// Ports of fdlibm (e_log.c, e_exp.c, e_log10.c, e_log2.c, k_sin.c,
+// k_cos.c, k_tan.c, the medium range of e_rem_pio2.c, s_atan.c, e_atan2.c,
+// e_asin.c, e_acos.c, e_sinh.c, e_cosh.c, s_tanh.c, s_asinh.c, e_acosh.c,
+// e_atanh.c, FreeBSD's s_cbrt.c), which V8's Math functions of the same
+// names are (src/base/ieee754.cc), so that a projector's results come out
+// to the last bit as in Node; goja calls Go's math, whose results differ.
+// Go's Expm1 and Log1p are FreeBSD's s_expm1.c and s_log1p.c already.
 // (Freely distributable fdlibm: Copyright (C) 1993 by Sun Microsystems,
 // Inc. Permission to use, copy, modify, and distribute this software is
 // freely granted, provided that this notice is preserved.)
@@ -267,15 +268,30 @@ func kLog1p(f float64) float64 {
 	return s * (hfsq + R)
 }
 
-// fdlibmCall answers node.js's Math.log, exp, log10, log2, sin, cos, tan,
-// atan, cbrt and atan2 (of x and y): NaN from sin, cos or tan of a finite
-// x is past their reduction.
+// fdlibmCall answers node.js's Math functions (atan2 of x and y): NaN from
+// sin, cos or tan of a finite x is past their reduction.
 func fdlibmCall(name string, x, y float64) float64 {
 	switch name {
 	case "atan":
 		return fdlibmAtan(x)
 	case "cbrt":
 		return fdlibmCbrt(x)
+	case "asin":
+		return fdlibmAsin(x)
+	case "acos":
+		return fdlibmAcos(x)
+	case "sinh":
+		return fdlibmSinh(x)
+	case "cosh":
+		return fdlibmCosh(x)
+	case "tanh":
+		return fdlibmTanh(x)
+	case "asinh":
+		return fdlibmAsinh(x)
+	case "acosh":
+		return fdlibmAcosh(x)
+	case "atanh":
+		return fdlibmAtanh(x)
 	case "atan2":
 		return fdlibmAtan2(x, y)
 	case "log":
@@ -787,4 +803,281 @@ func fdlibmTan(x float64) (float64, bool) {
 		return 0, false
 	}
 	return kernelTan(y0, y1, 1-((n&1)<<1)), true
+}
+
+// asin and acos share fdlibm's rational approximation.
+const (
+	pio2Hi = 1.57079632679489655800e+00  // 0x3FF921FB 0x54442D18
+	pio2Lo = 6.12323399573676603587e-17  // 0x3C91A626 0x33145C07
+	pio4Hi = 7.85398163397448278999e-01  // 0x3FE921FB 0x54442D18
+	pS0    = 1.66666666666666657415e-01  // 0x3FC55555 0x55555555
+	pS1    = -3.25565818622400915405e-01 // 0xBFD4D612 0x03EB6F7D
+	pS2    = 2.01212532134862925881e-01  // 0x3FC9C155 0x0E884455
+	pS3    = -4.00555345006794114027e-02 // 0xBFA48228 0xB5688F3B
+	pS4    = 7.91534994289814532176e-04  // 0x3F49EFE0 0x7501B288
+	pS5    = 3.47933107596021167570e-05  // 0x3F023DE1 0x0DFDF709
+	qS1    = -2.40339491173441421878e+00 // 0xC0033A27 0x1C8A2D4B
+	qS2    = 2.02094576023350569471e+00  // 0x40002AE5 0x9C598AC8
+	qS3    = -6.88283971605453293030e-01 // 0xBFE6066C 0x1B8D0159
+	qS4    = 7.70381505559019352791e-02  // 0x3FB3B8C5 0xB12E9282
+)
+
+// fdlibmAsin is e_asin.c.
+func fdlibmAsin(x float64) float64 {
+	hx := highWord(x)
+	ix := hx & 0x7fffffff
+	if ix >= 0x3ff00000 { // |x| >= 1
+		if (ix-0x3ff00000)|int32(lowWord(x)) == 0 {
+			return x*pio2Hi + x*pio2Lo // asin(1)=+-pi/2
+		}
+		return (x - x) / (x - x) // asin(|x|>1) is NaN
+	}
+	if ix < 0x3fe00000 { // |x| < 0.5
+		if ix < 0x3e400000 { // |x| < 2**-27
+			return x
+		}
+		t := x * x
+		p := t * (pS0 + t*(pS1+t*(pS2+t*(pS3+t*(pS4+t*pS5)))))
+		q := 1 + t*(qS1+t*(qS2+t*(qS3+t*qS4)))
+		w := p / q
+		return x + x*w
+	}
+	// 1 > |x| >= 0.5
+	w := 1 - math.Abs(x)
+	t := w * 0.5
+	p := t * (pS0 + t*(pS1+t*(pS2+t*(pS3+t*(pS4+t*pS5)))))
+	q := 1 + t*(qS1+t*(qS2+t*(qS3+t*qS4)))
+	s := math.Sqrt(t)
+	if ix >= 0x3FEF3333 { // |x| > 0.975
+		w = p / q
+		t = pio2Hi - (2.0*(s+s*w) - pio2Lo)
+	} else {
+		w = setLowWord(s, 0)
+		c := (t - w*w) / (s + w)
+		r := p / q
+		p = 2.0*s*r - (pio2Lo - 2.0*c)
+		q = pio4Hi - 2.0*w
+		t = pio4Hi - (p - q)
+	}
+	if hx > 0 {
+		return t
+	}
+	return -t
+}
+
+// fdlibmAcos is e_acos.c.
+func fdlibmAcos(x float64) float64 {
+	const pi = 3.14159265358979311600e+00 // 0x400921FB 0x54442D18
+	hx := highWord(x)
+	ix := hx & 0x7fffffff
+	if ix >= 0x3ff00000 { // |x| >= 1
+		if (ix-0x3ff00000)|int32(lowWord(x)) == 0 { // |x|==1
+			if hx > 0 {
+				return 0.0 // acos(1) = 0
+			}
+			return pi + 2.0*pio2Lo // acos(-1)= pi
+		}
+		return (x - x) / (x - x) // acos(|x|>1) is NaN
+	}
+	if ix < 0x3fe00000 { // |x| < 0.5
+		if ix <= 0x3c600000 { // |x| < 2**-57
+			return pio2Hi + pio2Lo
+		}
+		z := x * x
+		p := z * (pS0 + z*(pS1+z*(pS2+z*(pS3+z*(pS4+z*pS5)))))
+		q := 1 + z*(qS1+z*(qS2+z*(qS3+z*qS4)))
+		r := p / q
+		return pio2Hi - (x - (pio2Lo - x*r))
+	}
+	if hx < 0 { // x < -0.5
+		z := (1 + x) * 0.5
+		p := z * (pS0 + z*(pS1+z*(pS2+z*(pS3+z*(pS4+z*pS5)))))
+		q := 1 + z*(qS1+z*(qS2+z*(qS3+z*qS4)))
+		s := math.Sqrt(z)
+		r := p / q
+		w := r*s - pio2Lo
+		return pi - 2.0*(s+w)
+	}
+	// x > 0.5
+	z := (1 - x) * 0.5
+	s := math.Sqrt(z)
+	df := setLowWord(s, 0)
+	c := (z - df*df) / (s + df)
+	p := z * (pS0 + z*(pS1+z*(pS2+z*(pS3+z*(pS4+z*pS5)))))
+	q := 1 + z*(qS1+z*(qS2+z*(qS3+z*qS4)))
+	r := p / q
+	w := r*s + c
+	return 2.0 * (df + w)
+}
+
+// fdlibmSinh, fdlibmCosh and fdlibmTanh are V8's ports of e_sinh.c,
+// e_cosh.c and s_tanh.c; Go's Expm1 is FreeBSD's s_expm1.c, as V8's.
+func fdlibmSinh(x float64) float64 {
+	const (
+		ksinhOverflow = 710.4758600739439
+		twoM28        = 3.725290298461914e-9
+		logMaxD       = 709.7822265625
+	)
+	shuge := 1.0e307
+	h := 0.5
+	if x < 0 {
+		h = -0.5
+	}
+	ax := math.Abs(x)
+	if ax < 22 {
+		if ax < twoM28 {
+			return x
+		}
+		t := math.Expm1(ax)
+		if ax < 1 {
+			return h * (2.0*t - t*t/(t+1.0))
+		}
+		return h * (t + t/(t+1.0))
+	}
+	if ax < logMaxD {
+		return h * fdlibmExp(ax)
+	}
+	if ax <= ksinhOverflow {
+		w := fdlibmExp(0.5 * ax)
+		t := h * w
+		return t * w
+	}
+	return x * shuge
+}
+
+func fdlibmCosh(x float64) float64 {
+	const kcoshOverflow = 710.4758600739439
+	huge := 1.0e300
+	ix := highWord(x) & 0x7FFFFFFF
+	if ix < 0x3FD62E43 { // |x| in [0,0.5*log2]
+		t := math.Expm1(math.Abs(x))
+		w := 1 + t
+		if ix < 0x3C800000 { // |x| < 2^-55
+			return w
+		}
+		return 1 + (t*t)/(w+w)
+	}
+	if ix < 0x40360000 { // |x| in [0.5*log2, 22]
+		t := fdlibmExp(math.Abs(x))
+		return 0.5*t + 0.5/t
+	}
+	if ix < 0x40862E42 { // |x| in [22, log(maxdouble)]
+		return 0.5 * fdlibmExp(math.Abs(x))
+	}
+	if math.Abs(x) <= kcoshOverflow {
+		w := fdlibmExp(0.5 * math.Abs(x))
+		t := 0.5 * w
+		return t * w
+	}
+	if ix >= 0x7FF00000 { // x is INF or NaN
+		return x * x
+	}
+	return huge * huge
+}
+
+func fdlibmTanh(x float64) float64 {
+	tiny := 1.0e-300
+	jx := highWord(x)
+	ix := jx & 0x7FFFFFFF
+	if ix >= 0x7FF00000 { // x is INF or NaN
+		if jx >= 0 {
+			return 1/x + 1
+		}
+		return 1/x - 1
+	}
+	var z float64
+	if ix < 0x40360000 { // |x| < 22
+		if ix < 0x3E300000 { // |x| < 2**-28
+			return x
+		}
+		if ix >= 0x3FF00000 { // |x| >= 1
+			t := math.Expm1(2 * math.Abs(x))
+			z = 1 - 2/(t+2)
+		} else {
+			t := math.Expm1(-2 * math.Abs(x))
+			z = -t / (t + 2)
+		}
+	} else { // |x| >= 22, return +-1
+		z = 1 - tiny
+	}
+	if jx >= 0 {
+		return z
+	}
+	return -z
+}
+
+// fdlibmAsinh, fdlibmAcosh and fdlibmAtanh are s_asinh.c, e_acosh.c and
+// e_atanh.c; Go's Log1p is FreeBSD's s_log1p.c, as V8's.
+func fdlibmAsinh(x float64) float64 {
+	const ln2 = 6.93147180559945286227e-01
+	hx := highWord(x)
+	ix := hx & 0x7FFFFFFF
+	if ix >= 0x7FF00000 {
+		return x + x // x is inf or NaN
+	}
+	if ix < 0x3E300000 { // |x| < 2**-28
+		return x
+	}
+	var w float64
+	switch {
+	case ix > 0x41B00000: // |x| > 2**28
+		w = fdlibmLog(math.Abs(x)) + ln2
+	case ix > 0x40000000: // 2**28 > |x| > 2.0
+		t := math.Abs(x)
+		w = fdlibmLog(2.0*t + 1/(math.Sqrt(x*x+1)+t))
+	default: // 2.0 > |x| > 2**-28
+		t := x * x
+		w = math.Log1p(math.Abs(x) + t/(1+math.Sqrt(1+t)))
+	}
+	if hx > 0 {
+		return w
+	}
+	return -w
+}
+
+func fdlibmAcosh(x float64) float64 {
+	const ln2 = 6.93147180559945286227e-01
+	hx, lx := highWord(x), lowWord(x)
+	switch {
+	case hx < 0x3FF00000: // x < 1
+		return (x - x) / (x - x)
+	case hx >= 0x41B00000: // x > 2**28
+		if hx >= 0x7FF00000 {
+			return x + x
+		}
+		return fdlibmLog(x) + ln2
+	case (hx-0x3FF00000)|int32(lx) == 0:
+		return 0.0 // acosh(1) = 0
+	case hx > 0x40000000: // 2**28 > x > 2
+		t := x * x
+		return fdlibmLog(2.0*x - 1/(x+math.Sqrt(t-1)))
+	}
+	t := x - 1 // 1<x<2
+	return math.Log1p(t + math.Sqrt(2.0*t+t*t))
+}
+
+func fdlibmAtanh(x float64) float64 {
+	hx, lx := highWord(x), lowWord(x)
+	ix := hx & 0x7FFFFFFF
+	if ix|int32((lx|-lx)>>31) > 0x3FF00000 { // |x|>1
+		return (x - x) / (x - x)
+	}
+	if ix == 0x3FF00000 {
+		return x / 0
+	}
+	if ix < 0x3E300000 { // x<2**-28
+		return x
+	}
+	x = setHighWord(x, ix)
+	var t float64
+	if ix < 0x3FE00000 { // x < 0.5
+		t = x + x
+		t = 0.5 * math.Log1p(t+t*x/(1-x))
+	} else {
+		t = 0.5 * math.Log1p((x+x)/(1-x))
+	}
+	if hx >= 0 {
+		return t
+	}
+	return -t
 }

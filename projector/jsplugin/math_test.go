@@ -47,9 +47,9 @@ func TestMathAlikeAgreesWithNode(t *testing.T) {
 	}
 	// log, exp, log10, log2, sin, cos, atan and atan2 are fdlibm's: every
 	// argument (sin and cos up to 2^19·π/2).
-	for i := 0; i < 5000; i++ {
+	for i := 0; i < 1200; i++ {
 		for _, x := range []float64{math.Ldexp(r.Float64(), r.IntN(2100)-1074), (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(24)-12), r.Float64() * 1e6, 1 + (r.Float64()-0.5)*1e-5} {
-			for _, f := range []string{"log", "exp", "log10", "log2", "sin", "cos", "tan", "atan", "cbrt"} {
+			for _, f := range []string{"log", "exp", "log10", "log2", "sin", "cos", "tan", "atan", "cbrt", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"} {
 				cases = append(cases, mathCase{F: f, A: num(x)})
 			}
 			cases = append(cases, mathCase{F: "atan2", A: num(x), B: num((r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(80)-40))},
@@ -141,6 +141,9 @@ func TestFdlibmTables(t *testing.T) {
 		{"atanlo", atanLo[:], []uint64{0x3C7A2B7F222F65E2, 0x3C81A62633145C07, 0x3C7007887AF0CBBD, 0x3C91A62633145C07}},
 		{"T", tanT[:], []uint64{0x3FD5555555555563, 0x3FC111111110FE7A, 0x3FABA1BA1BB341FE, 0x3F9664F48406D637, 0x3F8226E3E96E8493, 0x3F6D6D22C9560328,
 			0x3F57DBC8FEE08315, 0x3F4344D8F2F26501, 0x3F3026F71A8D1068, 0x3F147E88A03792A6, 0x3F12B80F32F0A7E9, 0xBEF375CBDB605373, 0x3EFB2A7074BF7AD4}},
+		{"asin/acos", []float64{pio2Hi, pio2Lo, pio4Hi, pS0, pS1, pS2, pS3, pS4, pS5, qS1, qS2, qS3, qS4}, []uint64{0x3FF921FB54442D18, 0x3C91A62633145C07,
+			0x3FE921FB54442D18, 0x3FC5555555555555, 0xBFD4D61203EB6F7D, 0x3FC9C1550E884455, 0xBFA48228B5688F3B, 0x3F49EFE07501B288, 0x3F023DE10DFDF709,
+			0xC0033A271C8A2D4B, 0x40002AE59C598AC8, 0xBFE6066C1B8D0159, 0x3FB3B8C5B12E9282}},
 		{"aT", aT[:], []uint64{0x3FD555555555550D, 0xBFC999999998EBC4, 0x3FC24924920083FF, 0xBFBC71C6FE231671, 0x3FB745CDC54C206E,
 			0xBFB3B0F2AF749A6D, 0x3FB10D66A0D03D51, 0xBFADDE2D52DEFD9A, 0x3FA97B4B24760DEB, 0xBFA2B4442C6A6C2F, 0x3F90AD3AE322DA11}},
 	} {

@@ -115,7 +115,7 @@ func TestSandboxUnsupported(t *testing.T) {
 		{`Promise.withResolvers()`, "Promise.withResolvers"},
 		{`Math.pow(9, -8)`, "Math.pow"},
 		{`Math.sin(1e10)`, "Math.sin of 10000000000"},
-		{`Math.asin(0.3)`, "Math.asin"},
+		{`Math.pow(1.1, 100)`, "Math.pow"},
 	} {
 		_, err := tool.RunRender(jsonv.Obj(jsonv.M("e", jsonv.Str(c.expr))), jsonv.NullValue())
 		var f *projector.Failure
