@@ -315,13 +315,18 @@
   // in 8,000 such doubles with a digit that does not read back, e.g.
   // 883.5856854275359 as 883.585685427536).
   var risky = false;
+  // riskyNumber: a finite number goja may write wrongly (node.js uses it too).
+  function riskyNumber(v) {
+    return typeof v === "number" && (v % 1 !== 0 || v >= 9007199254740992 || v <= -9007199254740992) && isFinite(v);
+  }
+  g.__dshRiskyNumber = riskyNumber;
   // goja's own, taken before node.js wraps it: a value without risky
   // numbers needs no wrapping.
   var nativeStringify = JSON.stringify;
   function lossless(v) {
     if (v === null || typeof v === "string" || typeof v === "boolean") { return true; }
     if (typeof v === "number") {
-      if (v % 1 !== 0 || v >= 9007199254740992 || v <= -9007199254740992) { risky = true; }
+      if (riskyNumber(v)) { risky = true; }
       return isFinite(v) && !(v === 0 && 1 / v < 0);
     }
     if (Array.isArray(v)) {

@@ -79,8 +79,10 @@ func TestMathAlikeAgreesWithNode(t *testing.T) {
 	rt.Set("__dshUnsupported", func(string) goja.Value { panic(rt.NewGoError(errors.New("unsupported"))) })
 	rt.Set("__dshImpure", func(string, string) goja.Value { return goja.Undefined() })
 	installNatives(rt)
-	if _, err := rt.RunScript("node.js", nodeJS); err != nil {
-		t.Fatal(err)
+	for _, js := range []string{hostJS, nodeJS} { // as newVM runs them
+		if _, err := rt.RunString(js); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// The double itself comes back: goja's own number formatting is not
 	// to be trusted (see fromJS).

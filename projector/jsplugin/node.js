@@ -128,7 +128,7 @@
   // a number into text. String(x), [...].join() and JSON.stringify are
   // reached here and write V8's digits; x + "" and template literals are
   // not (see misprints).
-  function risky(v) { return typeof v === "number" && (v % 1 !== 0 || v >= 9007199254740992 || v <= -9007199254740992) && isFinite(v); }
+  var risky = g.__dshRiskyNumber; // host.js's test of a number goja may write wrongly
   var RealString = g.String;
   function String(value) {
     // (this, not new.target, which goja leaks into calls made inside a
