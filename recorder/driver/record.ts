@@ -1,0 +1,151 @@
+// Records scripted sessions on a prepared DSH or LasmeX tree, with the
+// recorder plugin loaded, into <out>/<host>/<scenario>/session.jsonl and
+// session.values.jsonl.
+//
+//   cd TREE && node --import tsx/esm record.ts --host dsh --tree TREE --out DIR [--only NAME]
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { load, treeModule, type HostName } from './host.ts'
+import { scenarios, type Scenario, type Env, type Step } from './scenarios.ts'
+import { startServer } from './server.ts'
+import * as Recorder from '../src/index.ts'
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+function arg(name: string, def?: string): string {
+  const i = process.argv.indexOf(`--${name}`)
+  if (i >= 0 && i + 1 < process.argv.length) return process.argv[i + 1]!
+  if (def === undefined) throw new Error(`missing --${name}`)
+  return def
+}
+
+const host = arg('host') as HostName
+const tree = arg('tree')
+const out = arg('out')
+const only = arg('only', '')
+// Values and content carry absolute paths: every scenario runs in the same place.
+const base = arg('base', '/tmp/dsh-replay-record')
+
+function plugin(mod: any): any {
+  return typeof mod.apply === 'function' ? mod : mod.default
+}
+
+function findLogs(dir: string): string[] {
+  const found: string[] = []
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e)
+      if (statSync(p).isDirectory()) walk(p)
+      else if (p.endsWith('.jsonl') && !p.endsWith('.values.jsonl')) found.push(p)
+    }
+  }
+  if (existsSync(dir)) walk(dir)
+  return found.sort()
+}
+
+async function run(s: Scenario): Promise<void> {
+  const root = join(base, host, s.name)
+  rmSync(root, { recursive: true, force: true })
+  const ws = join(root, 'ws')
+  const sessions = join(root, 'sessions')
+  mkdirSync(ws, { recursive: true })
+  for (const [rel, content] of Object.entries(s.files ?? {})) {
+    mkdirSync(dirname(join(ws, rel)), { recursive: true })
+    writeFileSync(join(ws, rel), content)
+  }
+  const { Context } = await load(host, 'cordis')
+  const { createUserMessage } = await load(host, 'llm')
+  const { SessionId } = await load(host, 'session')
+  const { mountAgentLoopTestDependencies } = await load(host, 'agent-loop-testkit')
+  const mock = await treeModule(tree, 'packages/core/agent-loop/tests/mock-adapter.ts')
+  const ctx = new Context()
+  await mountAgentLoopTestDependencies(ctx, s.tools === undefined ? {} : { tools: s.tools })
+  await ctx.plugin(plugin(await load(host, 'session-persistence-jsonl')), { root: sessions, compression: 'none' })
+  await ctx.plugin(plugin(await load(host, 'agent-loop')), { agents: [] })
+  process.chdir(ws)
+  const used = new Set<string>()
+  const env: Env = {
+    host, tree, ws, root, mock, web: WEB,
+    use: async (name: string, config: unknown = {}) => {
+      if (used.has(name)) return
+      used.add(name)
+      await ctx.plugin(plugin(await load(host, name)), config)
+    },
+    ctx,
+  }
+  await s.setup(env)
+  await ctx.plugin(Recorder, {})
+  const entries = script(mock, s.steps(env))
+  const expected = entries.length
+  const adapter = new mock.MockAdapter(entries)
+  ctx.llm.registerAdapter(['mock'], adapter)
+  const agent = ctx.agentLoop.create(SessionId(`${host}-${s.name}`), { provider: 'mock', model: 'mock' })
+  for (const text of s.prompts ?? ['go']) {
+    const idle = new Promise<void>((resolve) => {
+      const dispose = ctx.on('agent/status', ({ agent: subject, status }: any) => {
+        if (subject === agent && status === 'idle') { dispose(); resolve() }
+      })
+    })
+    agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
+    await idle
+  }
+  if (failures.length > 0) throw new Error(`${host}/${s.name}: ${failures.join('; ')}`)
+  if (adapter.requests.length !== expected) {
+    throw new Error(`${host}/${s.name}: the model was asked ${adapter.requests.length} times for a script of ${expected}`)
+  }
+  await ctx.sessions.flush(agent.session)
+  await ctx.stop?.()
+  const logs = findLogs(sessions)
+  if (logs.length !== 1) throw new Error(`${s.name}: expected one session log, found ${logs.length}`)
+  const dest = join(out, host, s.name)
+  rmSync(dest, { recursive: true, force: true })
+  mkdirSync(dest, { recursive: true })
+  cpSync(logs[0]!, join(dest, 'session.jsonl'))
+  const side = Recorder.sidecarPath(logs[0]!)
+  if (existsSync(side)) cpSync(side, join(dest, 'session.values.jsonl'))
+  console.log(`${host}/${s.name}: ${adapter.requests.length} model turns`)
+}
+
+/** The model: one response per step (several tool calls for a parallel step), then a closing text. */
+const failures: string[] = []
+
+function script(mock: any, steps: Step[]): unknown[] {
+  const resolve = (a: any, req: any): object => typeof a === 'function' ? a(req) : a
+  const entries: unknown[] = steps.map((st) => (req: any) => {
+    try {
+      return step(st, req)
+    } catch (error) {
+      failures.push(String(error))
+      throw error
+    }
+  })
+  const step = (st: Step, req: any): unknown => {
+    if (Array.isArray(st)) return mock.toolCallResponse(st[0], st[1], resolve(st[2], req))
+    return parallel(mock, st.parallel.map(([id, name, a]) => [id, name, resolve(a, req)]))
+  }
+  entries.push(mock.textResponse('done'))
+  return entries
+}
+
+function parallel(mock: any, list: [string, string, object][]): unknown[] {
+  const chunks: any[] = []
+  list.forEach(([id, name, args], index) => {
+    const one = mock.toolCallResponse(id, name, args).filter((c: any) => c.type !== 'usage' && c.type !== 'finish')
+    for (const c of one) chunks.push({ ...c, index })
+  })
+  chunks.push({ type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } }, { type: 'finish', reason: { kind: 'tool-calls' } })
+  return chunks
+}
+
+const WEB_PORT = 47613
+const WEB = `http://127.0.0.1:${WEB_PORT}`
+const server = await startServer(WEB_PORT)
+
+for (const s of scenarios) {
+  if (only !== '' && s.name !== only) continue
+  if (s.hosts !== undefined && !s.hosts.includes(host)) continue
+  await run(s)
+}
+server.close()
+process.exit(0)

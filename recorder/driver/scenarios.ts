@@ -1,0 +1,293 @@
+// The scripted sessions. Each runs in a fresh workspace at a fixed path, with
+// the files it names, and a model that answers with the scripted tool calls.
+import type { HostName } from './host.ts'
+
+export interface Env {
+  host: HostName
+  tree: string
+  ws: string
+  root: string
+  mock: any
+  ctx: any
+  /** Base URL of the driver's local HTTP server (web tools). */
+  web: string
+  use(name: string, config?: unknown): Promise<void>
+}
+
+/** A step: a tool call [id, name, args], where args may depend on the request so far. */
+type Args = object | ((req: any) => object)
+export type Step = [string, string, Args] | { parallel: [string, string, Args][] }
+
+export interface Scenario {
+  name: string
+  hosts?: HostName[]
+  files?: Record<string, string | Buffer>
+  /** Tool registry config (`mode: 'both'` for run_code). */
+  tools?: object
+  prompts?: string[]
+  setup(env: Env): Promise<void>
+  steps: (env: Env) => Step[]
+}
+
+/** The text of the most recent tool result the model has been shown. */
+export function lastResult(req: any): string {
+  const msgs: any[] = req.messages ?? []
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i]
+    for (const block of [...(Array.isArray(m.content) ? m.content : [])].reverse()) {
+      if (block.type === 'tool-result') {
+        return (block.content ?? []).filter((b: any) => b.type === 'text').map((b: any) => b.text).join('')
+      }
+    }
+  }
+  return ''
+}
+
+function grab(re: RegExp): (req: any) => string {
+  return (req) => {
+    const m = re.exec(lastResult(req))
+    if (m === null) throw new Error(`no ${re} in: ${lastResult(req).slice(0, 300)}`)
+    return m[1]!
+  }
+}
+
+async function fsTools(env: Env): Promise<void> {
+  await env.use('fs-local', { cwd: env.ws })
+  await env.use('fs-observation-policy')
+  await env.use('subprocess-local')
+  await env.use('tool-fs')
+  await env.use('tool-fs-search', { sampleOverCapGlobResults: false })
+}
+
+async function shellTools(env: Env, bash: object = {}): Promise<void> {
+  await env.use('jobs-local')
+  await env.use('tool-jobs')
+  await env.use('subprocess-local')
+  await env.use('shell-env', { dshHome: `${env.root}/home` })
+  await env.use('bash-local', { cwd: env.ws, timeoutMs: 10_000, ...bash })
+  await env.use('tool-bash')
+}
+
+const lines = (n: number, f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i + 1) + '\n').join('')
+
+// A 1x1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'read',
+    files: {
+      'src/a.ts': 'export const a = 1\nexport const b = 2\n',
+      'notes.txt': 'line one\r\nline two\r\nünïcödé ✓ 🙂 \u{1F469}\u200D\u{1F4BB}\r\n',
+      'big.txt': lines(2500, (i) => `row ${i} ${'x'.repeat(i % 40)}`),
+      'wide.txt': 'a'.repeat(3000) + '\nshort\n',
+      'empty.txt': '',
+      'tabs.txt': '\tindented\n  spaced\u00a0nbsp\n',
+      'pixel.png': PNG,
+      'bin.dat': Buffer.from([0, 1, 2, 3, 255, 254, 0, 10]),
+    },
+    setup: fsTools,
+    steps: () => [
+      ['read-1', 'read', { file_path: 'src/a.ts' }],
+      ['read-2', 'read', { file_path: 'notes.txt', offset: 2, limit: 1 }],
+      ['read-3', 'read', { file_path: 'notes.txt' }],
+      ['read-4', 'read', { file_path: 'missing.txt' }],
+      ['read-5', 'read', { file_path: 'big.txt' }],
+      ['read-6', 'read', { file_path: 'big.txt', offset: 2400, limit: 50 }],
+      ['read-7', 'read', { file_path: 'big.txt', offset: 9999 }],
+      ['read-8', 'read', { file_path: 'wide.txt' }],
+      ['read-9', 'read', { file_path: 'empty.txt' }],
+      ['read-10', 'read', { file_path: 'tabs.txt' }],
+      ['read-11', 'read', { file_path: 'pixel.png' }],
+      ['read-12', 'read', { file_path: 'bin.dat' }],
+      ['read-13', 'read', { file_path: 'src' }],
+      ['read-14', 'read_image', { file_path: 'pixel.png' }],
+    ],
+  },
+  {
+    name: 'write-edit',
+    files: {
+      'src/config.ts': 'export const port = 8080\nexport const host = "localhost"\nexport const port2 = 8080\n',
+      'crlf.txt': 'alpha\r\nbeta\r\ngamma\r\n',
+      'uni.md': '# Títle\n\nCafé — naïve façade 🙂\n',
+    },
+    setup: fsTools,
+    steps: () => [
+      ['we-1', 'read', { file_path: 'src/config.ts' }],
+      ['we-2', 'edit', { file_path: 'src/config.ts', old_string: '"localhost"', new_string: '"0.0.0.0"' }],
+      ['we-3', 'edit', { file_path: 'src/config.ts', old_string: '8080', new_string: '9090' }],
+      ['we-4', 'edit', { file_path: 'src/config.ts', old_string: '8080', new_string: '9090', replace_all: true }],
+      ['we-5', 'edit', { file_path: 'src/config.ts', old_string: 'not there', new_string: 'x' }],
+      ['we-6', 'write', { file_path: 'new/file.txt', content: 'fresh\nfile\n' }],
+      ['we-7', 'read', { file_path: 'crlf.txt' }],
+      ['we-8', 'edit', { file_path: 'crlf.txt', old_string: 'beta', new_string: 'BETA\nDELTA' }],
+      ['we-9', 'read', { file_path: 'uni.md' }],
+      ['we-10', 'edit', { file_path: 'uni.md', old_string: 'naïve', new_string: 'naive 🙃' }],
+      ['we-11', 'write', { file_path: 'uni.md', content: '# Replaced\n\nÜberall ✓\n' }],
+      ['we-12', 'write', { file_path: 'unread.txt', content: 'x' }],
+      ['we-13', 'edit', { file_path: 'missing.ts', old_string: 'a', new_string: 'b' }],
+      ['we-14', 'write', { file_path: 'src/config.ts', content: 'export const port = 1\n' }],
+      ['we-15', 'edit', { file_path: 'src/config.ts', old_string: 'port = 1', new_string: 'port = 1' }],
+    ],
+  },
+  {
+    name: 'search',
+    files: {
+      'src/one.ts': 'import { two } from "./two"\nexport function one() { return two() + 1 }\n// TODO: tidy\n',
+      'src/two.ts': 'export function two() { return 2 }\n// todo lower\n',
+      'src/deep/three.go': 'package deep\n\nfunc Three() int { return 3 }\n',
+      'docs/readme.md': '# Docs\nSee one() and two().\nÜnïcode line with TODO\n',
+      'many/.keep': '',
+      ...Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`many/f${String(i).padStart(3, '0')}.txt`, `match ${i}\n`])),
+    },
+    setup: fsTools,
+    steps: () => [
+      ['s-1', 'grep', { pattern: 'TODO' }],
+      ['s-2', 'grep', { pattern: 'function \\w+', path: 'src' }],
+      ['s-3', 'grep', { pattern: 'return', include: '*.go' }],
+      ['s-4', 'grep', { pattern: 'nothing-matches-this' }],
+      ['s-5', 'grep', { pattern: 'match', path: 'many' }],
+      ['s-6', 'grep', { pattern: '[unclosed' }],
+      ['s-7', 'glob', { pattern: '**/*.ts' }],
+      ['s-8', 'glob', { pattern: '*.md', path: 'docs' }],
+      ['s-9', 'glob', { pattern: '**/*.rs' }],
+      ['s-10', 'glob', { pattern: 'many/*.txt' }],
+      ['s-11', 'grep', { pattern: 'Ünïcode' }],
+      ['s-12', 'glob', { pattern: '**/*', path: 'src' }],
+      ['s-13', 'grep', { pattern: 'todo', path: 'src/two.ts' }],
+    ],
+  },
+  {
+    name: 'bash',
+    files: { 'data.csv': 'a,b\n1,2\n3,4\n' },
+    setup: (env) => shellTools(env),
+    steps: () => [
+      ['b-1', 'bash', { command: 'echo hello && printf "ünï ✓\\n"', description: 'greet' }],
+      ['b-2', 'bash', { command: 'cat data.csv | wc -l', description: 'count lines' }],
+      ['b-3', 'bash', { command: 'echo to-stderr >&2; exit 3', description: 'fail on purpose' }],
+      ['b-4', 'bash', { command: 'sleep 5', description: 'too slow', timeoutMs: 300 }],
+      ['b-5', 'bash', { command: 'seq 1 3000', description: 'long output' }],
+      ['b-6', 'bash', { command: 'printf "a\\r\\nb\\r\\n"', description: 'crlf output' }],
+      ['b-7', 'bash', { command: 'true', description: 'no output' }],
+      ['b-8', 'bash', { command: 'pwd', description: 'where', workdir: 'sub' }],
+      ['b-9', 'bash', { command: 'mkdir -p sub && cd sub && pwd', description: 'make sub' }],
+      ['b-10', 'bash', { command: 'head -c 300000 /dev/zero | tr "\\0" y', description: 'huge line' }],
+    ],
+  },
+  {
+    name: 'jobs',
+    setup: (env) => shellTools(env),
+    steps: () => {
+      const job = grab(/\b(bash-\d+)\b/)
+      return [
+        ['j-1', 'bash', { command: 'for i in 1 2 3; do echo tick $i; sleep 0.05; done', description: 'ticker', run_in_background: true }],
+        ['j-2', 'job_output', (req: any) => ({ job_id: job(req), wait: true, timeout_ms: 5000 })],
+        ['j-3', 'job_list', {}],
+        ['j-4', 'bash', { command: 'sleep 30', description: 'sleeper', run_in_background: true }],
+        ['j-5', 'job_output', (req: any) => ({ job_id: job(req) })],
+        ['j-6', 'job_kill', { job_id: 'bash-2', reason: 'no longer needed' }],
+        ['j-7', 'job_output', { job_id: 'job-does-not-exist' }],
+        ['j-8', 'job_list', {}],
+      ]
+    },
+  },
+  {
+    name: 'todo',
+    setup: async (env) => { await env.use('tool-todo', { allowParallelInProgress: false }) },
+    steps: () => [
+      ['t-1', 'todo_write', { todos: [{ content: 'Read the code', status: 'in_progress' }, { content: 'Write the fix', status: 'pending' }, { content: 'Run the tests ✓', status: 'pending' }] }],
+      ['t-2', 'todo_write', { todos: [{ content: 'Read the code', status: 'completed' }, { content: 'Write the fix', status: 'in_progress' }, { content: 'Run the tests ✓', status: 'pending' }] }],
+      ['t-3', 'todo_write', { todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] }],
+      ['t-4', 'todo_write', { todos: [] }],
+      ['t-5', 'todo_write', { todos: [{ content: 'Read the code', status: 'completed' }, { content: 'Write the fix', status: 'completed' }] }],
+    ],
+  },
+  {
+    name: 'str-replace-editor',
+    files: { 'app.py': 'def main():\n    print("hi")\n\nif __name__ == "__main__":\n    main()\n', 'dir/x.txt': 'x\n' },
+    setup: async (env) => {
+      await env.use('fs-local', { cwd: env.ws })
+      await env.use('tool-str-replace-editor')
+    },
+    steps: (env) => [
+      ['e-1', 'str_replace_editor', { command: 'view', path: `${env.ws}/app.py` }],
+      ['e-2', 'str_replace_editor', { command: 'str_replace', path: `${env.ws}/app.py`, old_str: 'print("hi")', new_str: 'print("hello, wörld")' }],
+      ['e-3', 'str_replace_editor', { command: 'insert', path: `${env.ws}/app.py`, insert_line: 0, new_str: 'import sys\n' }],
+      ['e-4', 'str_replace_editor', { command: 'create', path: `${env.ws}/new.md`, file_text: '# New\n\nbody\n' }],
+      ['e-5', 'str_replace_editor', { command: 'str_replace', path: `${env.ws}/app.py`, old_str: 'absent', new_str: 'x' }],
+      ['e-6', 'str_replace_editor', { command: 'view', path: `${env.ws}/dir` }],
+      ['e-7', 'str_replace_editor', { command: 'view', path: `${env.ws}/app.py`, view_range: [2, 3] }],
+      ['e-8', 'str_replace_editor', { command: 'create', path: `${env.ws}/app.py`, file_text: 'x' }],
+    ],
+  },
+  {
+    name: 'web',
+    setup: async (env) => {
+      await env.use('web')
+      await env.use('web-fetch-http')
+      await env.use('tool-web', { search: false })
+    },
+    steps: (env) => [
+      ['w-1', 'web_fetch', { url: `${env.web}/page.html` }],
+      ['w-2', 'web_fetch', { url: `${env.web}/plain.txt` }],
+      ['w-3', 'web_fetch', { url: `${env.web}/data.json` }],
+      ['w-4', 'web_fetch', { url: `${env.web}/missing` }],
+      ['w-5', 'web_fetch', { url: `${env.web}/big.html` }],
+      ['w-6', 'web_fetch', { url: `${env.web}/redirect` }],
+      ['w-7', 'web_fetch', { url: 'not a url' }],
+    ],
+  },
+  {
+    name: 'spill',
+    files: { 'huge.txt': lines(4000, (i) => `line ${i}: ${'lorem ipsum '.repeat(3)}`) },
+    setup: async (env) => {
+      await env.use('spill-local', { root: `${env.root}/spill` })
+      await env.use('spill-policy', { maxInlineBytes: 2000 })
+      await fsTools(env)
+      await shellTools(env)
+    },
+    steps: () => [
+      ['sp-1', 'bash', { command: 'seq 1 5000', description: 'many lines' }],
+      ['sp-2', 'read', { file_path: 'huge.txt', limit: 400 }],
+      ['sp-3', 'grep', { pattern: 'line 1' }],
+      ['sp-4', 'glob', { pattern: '**/*' }],
+      ['sp-5', 'bash', { command: 'echo small', description: 'fits' }],
+    ],
+  },
+  {
+    name: 'goal',
+    setup: async (env) => {
+      await env.use('goal')
+      await env.use('tool-goal')
+    },
+    steps: () => {
+      const id = grab(/"?(?:goal_id|id)"?\s*[:=]\s*"?([A-Za-z0-9_-]{6,})/)
+      return [
+        ['g-1', 'get_goal', {}],
+        ['g-2', 'create_goal', { objective: 'Make the tests pass ✓', max_goal_rounds: 5 }],
+        ['g-3', 'get_goal', {}],
+        ['g-4', 'update_goal', (req: any) => ({ goal_id: id(req), revision: 1, action: 'edit', objective: 'Make every test pass' })],
+        ['g-5', 'update_goal', (req: any) => ({ goal_id: id(req), revision: 2, action: 'pause' })],
+        ['g-6', 'update_goal', { goal_id: 'nope', revision: 9, action: 'resume' }],
+        ['g-7', 'get_goal', {}],
+      ]
+    },
+  },
+  {
+    name: 'code-mode',
+    tools: { mode: 'both' },
+    files: { 'a.txt': 'alpha\nbeta\n', 'b.txt': 'gamma\n' },
+    setup: async (env) => {
+      await fsTools(env)
+      await env.use('tool-todo', { allowParallelInProgress: true })
+      await env.use('code-runtime-worker-thread')
+    },
+    steps: () => [
+      ['rc-1', 'run_code', { description: 'read two files', code: 'const a = await tools.read({ file_path: "a.txt" })\nconst b = await tools.read({ file_path: "b.txt" })\nconsole.log(a, b)\nreturn "ok"' }],
+      ['rc-2', 'run_code', { description: 'search and plan', code: 'const g = await tools.grep({ pattern: "a" })\nawait tools.todo_write({ todos: [{ content: "x", status: "pending" }] })\nreturn g' }],
+      ['rc-3', 'run_code', { description: 'a failing sub-call', code: 'try { await tools.read({ file_path: "nope.txt" }) } catch (e) { console.log("caught", String(e).slice(0, 80)) }\nreturn 1' }],
+      ['rc-4', 'run_code', { description: 'throws', code: 'throw new Error("boom")' }],
+      ['rc-5', 'run_code', { description: 'plain', code: 'return { n: 1.5, s: "ü", list: [1, 2, 3] }' }],
+    ],
+  },
+]

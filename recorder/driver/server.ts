@@ -1,0 +1,32 @@
+// The local web the web tools fetch from: fixed pages, no internet.
+import { createServer, type Server } from 'node:http'
+
+const PAGES: Record<string, [number, string, string | Buffer]> = {
+  '/page.html': [200, 'text/html; charset=utf-8', '<!doctype html><html><head><title>Fixture page</title></head><body><h1>Héllo</h1><p>A paragraph with <a href="/plain.txt">a link</a> and <b>bold</b> text.</p><ul><li>one</li><li>two ✓</li></ul><pre>code\n  block</pre><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table></body></html>'],
+  '/plain.txt': [200, 'text/plain; charset=utf-8', 'plain text\r\nwith CRLF\r\nand ünïcode\n'],
+  '/data.json': [200, 'application/json', '{"items":[1,2,3],"name":"fixture"}'],
+  '/big.html': [200, 'text/html', '<html><body>' + Array.from({ length: 4000 }, (_, i) => `<p>Paragraph ${i} ${'words '.repeat(12)}</p>`).join('') + '</body></html>'],
+}
+
+export function startServer(port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/'
+    if (url === '/redirect') {
+      res.writeHead(302, { location: '/page.html' })
+      res.end()
+      return
+    }
+    const page = PAGES[url]
+    if (page === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' })
+      res.end('not found')
+      return
+    }
+    res.writeHead(page[0], { 'content-type': page[1], date: 'Thu, 01 Jan 2026 00:00:00 GMT' })
+    res.end(page[2])
+  })
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve(server))
+  })
+}
