@@ -4,7 +4,7 @@ BIN     ?= bin/dsh-replay
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
-.PHONY: build install test test-browser bench fuzz lint example pgo
+.PHONY: build install test test-browser bench fuzz lint example pgo record record-check
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -45,3 +45,13 @@ lint:
 # Build and run the tool on the example log shipped in testdata/.
 example: build
 	$(BIN) show --no-pager --width 100 testdata/example/session.jsonl
+
+# Re-record testdata/recorded: scripted sessions on the pinned DSH and LasmeX
+# trees (../shared/upstream, unpacked by its prepare.sh) with the recorder
+# plugin loaded. Needs the upstream archives; CI only verifies the result.
+record:
+	./scripts/record.sh
+
+# Record into a temporary directory and diff against what is committed.
+record-check:
+	./scripts/record.sh --check

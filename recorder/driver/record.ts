@@ -3,9 +3,11 @@
 // session.values.jsonl.
 //
 //   cd TREE && node --import tsx/esm record.ts --host dsh --tree TREE --out DIR [--only NAME]
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { reset } from './pin.ts'
+import { chmodSync, cpSync, mkdirSync, utimesSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createRequire, register } from 'node:module'
 import { load, treeModule, type HostName } from './host.ts'
 import { scenarios, type Scenario, type Env, type Step } from './scenarios.ts'
 import { startServer } from './server.ts'
@@ -47,12 +49,17 @@ function findLogs(dir: string): string[] {
 async function run(s: Scenario): Promise<void> {
   const root = join(base, host, s.name)
   rmSync(root, { recursive: true, force: true })
+  reset()
   const ws = join(root, 'ws')
   const sessions = join(root, 'sessions')
   mkdirSync(ws, { recursive: true })
+  // glob lists by modification time: give every file its own fixed one.
+  let mtime = Date.UTC(2025, 0, 1) / 1000
   for (const [rel, content] of Object.entries(s.files ?? {})) {
     mkdirSync(dirname(join(ws, rel)), { recursive: true })
     writeFileSync(join(ws, rel), content)
+    utimesSync(join(ws, rel), mtime, mtime)
+    mtime += 60
   }
   const { Context } = await load(host, 'cordis')
   const { createUserMessage } = await load(host, 'llm')
@@ -136,6 +143,20 @@ function parallel(mock: any, list: [string, string, object][]): unknown[] {
   })
   chunks.push({ type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } }, { type: 'finish', reason: { kind: 'tool-calls' } })
   return chunks
+}
+
+// ripgrep searches files in parallel and prints them as they finish; a
+// wrapper that adds --sort=path makes grep's order the same on every run.
+// tool-fs-search takes rg's path from @vscode/ripgrep, which a module hook
+// answers with the wrapper's.
+{
+  const { rgPath } = await import(createRequire(join(tree, 'packages/fs/tool-fs-search/package.json')).resolve('@vscode/ripgrep'))
+  const wrapper = join(base, 'rg-sorted')
+  mkdirSync(base, { recursive: true })
+  writeFileSync(wrapper, `#!/bin/sh\nexec '${rgPath}' --sort=path "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  process.env.DSH_REPLAY_RG_WRAPPER = wrapper
+  register('./rg-hook.mjs', import.meta.url)
 }
 
 const WEB_PORT = 47613

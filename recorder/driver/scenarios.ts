@@ -86,7 +86,10 @@ export const scenarios: Scenario[] = [
       'pixel.png': PNG,
       'bin.dat': Buffer.from([0, 1, 2, 3, 255, 254, 0, 10]),
     },
-    setup: fsTools,
+    setup: async (env) => {
+      await env.use('attachment-local', { dshHome: `${env.root}/home` })
+      await fsTools(env)
+    },
     steps: () => [
       ['read-1', 'read', { file_path: 'src/a.ts' }],
       ['read-2', 'read', { file_path: 'notes.txt', offset: 2, limit: 1 }],
@@ -102,6 +105,11 @@ export const scenarios: Scenario[] = [
       ['read-12', 'read', { file_path: 'bin.dat' }],
       ['read-13', 'read', { file_path: 'src' }],
       ['read-14', 'read_image', { file_path: 'pixel.png' }],
+      ['read-15', 'read', { file_path: 'big.txt', offset: 100, limit: 5 }],
+      ['read-16', 'read', { file_path: 'big.txt', limit: 3 }],
+      ['read-17', 'read', { file_path: `${'src'}/a.ts`, offset: 2 }],
+      ['read-18', 'read', { file_path: 'notes.txt', limit: 2 }],
+      ['read-19', 'read', { file_path: 'big.txt', offset: 2499 }],
     ],
   },
   {
@@ -169,9 +177,14 @@ export const scenarios: Scenario[] = [
       ['b-5', 'bash', { command: 'seq 1 3000', description: 'long output' }],
       ['b-6', 'bash', { command: 'printf "a\\r\\nb\\r\\n"', description: 'crlf output' }],
       ['b-7', 'bash', { command: 'true', description: 'no output' }],
-      ['b-8', 'bash', { command: 'pwd', description: 'where', workdir: 'sub' }],
-      ['b-9', 'bash', { command: 'mkdir -p sub && cd sub && pwd', description: 'make sub' }],
-      ['b-10', 'bash', { command: 'head -c 300000 /dev/zero | tr "\\0" y', description: 'huge line' }],
+      ['b-8', 'bash', { command: 'mkdir -p sub && cd sub && pwd', description: 'make sub' }],
+      ['b-9', 'bash', { command: 'pwd', description: 'where', workdir: 'sub' }],
+      ['b-11', 'bash', { command: 'printf "no newline at end"', description: 'no final newline' }],
+      ['b-12', 'bash', { command: 'printf "tab\\there\\n\\x1b[31mred\\x1b[0m\\n"', description: 'escapes' }],
+      ['b-13', 'bash', { command: 'for i in $(seq 1 40); do echo "row $i"; done; echo done >&2', description: 'both streams' }],
+      ['b-14', 'bash', { command: 'echo $((6*7))', description: 'arithmetic' }],
+      ['b-15', 'bash', { command: 'ls', description: 'list' }],
+      ['b-10', 'bash', { command: 'head -c 20000 /dev/zero | tr "\\0" y', description: 'long line' }],
     ],
   },
   {
@@ -199,6 +212,8 @@ export const scenarios: Scenario[] = [
       ['t-2', 'todo_write', { todos: [{ content: 'Read the code', status: 'completed' }, { content: 'Write the fix', status: 'in_progress' }, { content: 'Run the tests ✓', status: 'pending' }] }],
       ['t-3', 'todo_write', { todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] }],
       ['t-4', 'todo_write', { todos: [] }],
+      ['t-6', 'todo_write', { todos: [{ content: 'Ünïcode task ✓ with a rather long description that goes on and on so that a card has to wrap or cut it somewhere', status: 'pending' }] }],
+      ['t-7', 'todo_write', { todos: Array.from({ length: 12 }, (_, i) => ({ content: `step ${i + 1}`, status: i < 4 ? 'completed' : i === 4 ? 'in_progress' : 'pending' })) }],
       ['t-5', 'todo_write', { todos: [{ content: 'Read the code', status: 'completed' }, { content: 'Write the fix', status: 'completed' }] }],
     ],
   },
@@ -217,6 +232,9 @@ export const scenarios: Scenario[] = [
       ['e-5', 'str_replace_editor', { command: 'str_replace', path: `${env.ws}/app.py`, old_str: 'absent', new_str: 'x' }],
       ['e-6', 'str_replace_editor', { command: 'view', path: `${env.ws}/dir` }],
       ['e-7', 'str_replace_editor', { command: 'view', path: `${env.ws}/app.py`, view_range: [2, 3] }],
+      ['e-9', 'str_replace_editor', { command: 'view', path: `${env.ws}/new.md` }],
+      ['e-10', 'str_replace_editor', { command: 'str_replace', path: `${env.ws}/new.md`, old_str: 'body', new_str: 'body ✓\nmore' }],
+      ['e-11', 'str_replace_editor', { command: 'insert', path: `${env.ws}/new.md`, insert_line: 2, new_str: 'inserted line' }],
       ['e-8', 'str_replace_editor', { command: 'create', path: `${env.ws}/app.py`, file_text: 'x' }],
     ],
   },
@@ -235,6 +253,8 @@ export const scenarios: Scenario[] = [
       ['w-5', 'web_fetch', { url: `${env.web}/big.html` }],
       ['w-6', 'web_fetch', { url: `${env.web}/redirect` }],
       ['w-7', 'web_fetch', { url: 'not a url' }],
+      ['w-8', 'web_fetch', { url: `${env.web}/page.html?second=1` }],
+      ['w-9', 'web_fetch', { url: `${env.web}/unicode.html` }],
     ],
   },
   {
@@ -286,8 +306,52 @@ export const scenarios: Scenario[] = [
       ['rc-1', 'run_code', { description: 'read two files', code: 'const a = await tools.read({ file_path: "a.txt" })\nconst b = await tools.read({ file_path: "b.txt" })\nconsole.log(a, b)\nreturn "ok"' }],
       ['rc-2', 'run_code', { description: 'search and plan', code: 'const g = await tools.grep({ pattern: "a" })\nawait tools.todo_write({ todos: [{ content: "x", status: "pending" }] })\nreturn g' }],
       ['rc-3', 'run_code', { description: 'a failing sub-call', code: 'try { await tools.read({ file_path: "nope.txt" }) } catch (e) { console.log("caught", String(e).slice(0, 80)) }\nreturn 1' }],
-      ['rc-4', 'run_code', { description: 'throws', code: 'throw new Error("boom")' }],
+      ['rc-4', 'run_code', { description: 'edits through tools', code: 'await tools.read({ file_path: "b.txt" })\nconst r = await tools.edit({ file_path: "b.txt", old_string: "gamma", new_string: "GAMMA" })\nreturn r' }],
+      ['rc-6', 'run_code', { description: 'globs', code: 'const g = await tools.glob({ pattern: "*.txt" })\nconsole.log(JSON.stringify(g))' }],
+      ['rc-7', 'run_code', { description: 'many sub-calls', code: 'for (const f of ["a.txt", "b.txt", "a.txt"]) await tools.read({ file_path: f, limit: 1 })\nreturn "read 3"' }],
       ['rc-5', 'run_code', { description: 'plain', code: 'return { n: 1.5, s: "ü", list: [1, 2, 3] }' }],
+    ],
+  },
+  {
+    // A small task end to end, the way a model works: look around, read,
+    // change, check; one step asks for three reads at once.
+    name: 'session',
+    files: {
+      'package.json': '{\n  "name": "demo",\n  "type": "module",\n  "version": "1.0.0",\n  "scripts": { "test": "node test.js" }\n}\n',
+      'lib/sum.js': 'export function sum(xs) {\n  let t = 0\n  for (const x of xs) t += x\n  return t\n}\n',
+      'lib/mean.js': 'import { sum } from "./sum.js"\nexport function mean(xs) {\n  return sum(xs) / xs.length\n}\n',
+      'test.js': 'import { mean } from "./lib/mean.js"\nif (mean([1, 2, 3]) !== 2) throw new Error("mean")\nconsole.log("ok")\n',
+      'README.md': '# demo\n\nSums and means. Ünïcode: ✓\n',
+    },
+    setup: async (env) => {
+      await fsTools(env)
+      await shellTools(env)
+      await env.use('tool-todo', { allowParallelInProgress: false })
+    },
+    steps: () => [
+      ['p-1', 'todo_write', { todos: [{ content: 'Understand the code', status: 'in_progress' }, { content: 'Handle empty input', status: 'pending' }] }],
+      ['p-2', 'glob', { pattern: '**/*.js' }],
+      { parallel: [
+        ['p-3', 'read', { file_path: 'lib/sum.js' }],
+        ['p-4', 'read', { file_path: 'lib/mean.js' }],
+        ['p-5', 'read', { file_path: 'test.js' }],
+      ] },
+      ['p-6', 'grep', { pattern: 'xs\\.length', path: 'lib' }],
+      ['p-7', 'bash', { command: 'node test.js', description: 'run the test' }],
+      ['p-8', 'todo_write', { todos: [{ content: 'Understand the code', status: 'completed' }, { content: 'Handle empty input', status: 'in_progress' }] }],
+      ['p-9', 'edit', { file_path: 'lib/mean.js', old_string: '  return sum(xs) / xs.length', new_string: '  if (xs.length === 0) return 0\n  return sum(xs) / xs.length' }],
+      ['p-10', 'read', { file_path: 'lib/mean.js' }],
+      ['p-11', 'write', { file_path: 'test-empty.js', content: 'import { mean } from "./lib/mean.js"\nif (mean([]) !== 0) throw new Error("empty")\nconsole.log("empty ok")\n' }],
+      ['p-12', 'bash', { command: 'node test.js && node test-empty.js', description: 'run both tests' }],
+      ['p-13', 'read', { file_path: 'README.md' }],
+      ['p-14', 'edit', { file_path: 'README.md', old_string: 'Sums and means.', new_string: 'Sums and means (an empty list has mean 0).' }],
+      ['p-15', 'grep', { pattern: 'mean', include: '*.md' }],
+      ['p-16', 'bash', { command: 'git init -q . 2>/dev/null; ls -1', description: 'list files' }],
+      ['p-17', 'glob', { pattern: '*.md' }],
+      ['p-18', 'read', { file_path: 'package.json', offset: 2, limit: 2 }],
+      ['p-19', 'edit', { file_path: 'package.json', old_string: '"1.0.0"', new_string: '"1.0.1"' }],
+      ['p-20', 'bash', { command: 'grep -c version package.json', description: 'check version' }],
+      ['p-21', 'todo_write', { todos: [{ content: 'Understand the code', status: 'completed' }, { content: 'Handle empty input', status: 'completed' }] }],
     ],
   },
 ]

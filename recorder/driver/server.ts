@@ -5,6 +5,8 @@ const PAGES: Record<string, [number, string, string | Buffer]> = {
   '/page.html': [200, 'text/html; charset=utf-8', '<!doctype html><html><head><title>Fixture page</title></head><body><h1>Héllo</h1><p>A paragraph with <a href="/plain.txt">a link</a> and <b>bold</b> text.</p><ul><li>one</li><li>two ✓</li></ul><pre>code\n  block</pre><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table></body></html>'],
   '/plain.txt': [200, 'text/plain; charset=utf-8', 'plain text\r\nwith CRLF\r\nand ünïcode\n'],
   '/data.json': [200, 'application/json', '{"items":[1,2,3],"name":"fixture"}'],
+  '/page.html?second=1': [200, 'text/html', '<html><head><title>Second</title></head><body><article><h2>Article</h2><p>Text &amp; entities &lt;ok&gt; &#x2713;</p></article></body></html>'],
+  '/unicode.html': [200, 'text/html; charset=utf-8', '<html><body><p>日本語のテキスト 🙂 Ελληνικά</p><p>\u00a0nbsp\u00a0</p></body></html>'],
   '/big.html': [200, 'text/html', '<html><body>' + Array.from({ length: 4000 }, (_, i) => `<p>Paragraph ${i} ${'words '.repeat(12)}</p>`).join('') + '</body></html>'],
 }
 

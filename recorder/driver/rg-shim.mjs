@@ -1,0 +1,1 @@
+export const rgPath = process.env.DSH_REPLAY_RG_WRAPPER

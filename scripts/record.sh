@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Records the scripted sessions of recorder/driver on both upstream hosts,
+# with the recorder plugin loaded (make record / make record-check).
+#
+#   scripts/record.sh [OUT]        record into OUT (default testdata/recorded)
+#   scripts/record.sh --check      record into a temporary directory and diff
+#                                  against testdata/recorded
+#
+# The upstream trees come from ../shared/upstream/prepare.sh (UPSTREAM_DIR
+# overrides where that directory is). Message ids are random UUIDs the
+# driver cannot pin in every place; --check compares with them masked
+# (README: Recording values).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+upstream=${UPSTREAM_DIR:-$root/../shared/upstream}
+if [ ! -x "$upstream/prepare.sh" ]; then
+	echo "record: no $upstream/prepare.sh (set UPSTREAM_DIR to the directory of the pinned upstream trees)" >&2
+	exit 2
+fi
+
+check=0
+out=$root/testdata/recorded
+if [ "${1:-}" = "--check" ]; then
+	check=1
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+elif [ -n "${1:-}" ]; then
+	out=$1
+fi
+
+for host in dsh lasmex; do
+	case $host in
+	dsh) archive=deepseek-harness ;;
+	lasmex) archive=lasmex ;;
+	esac
+	tree=$("$upstream/prepare.sh" "$archive" | tail -n 1)
+	# prepare.sh puts Node 22 beside the trees when the machine's is older.
+	node22=$(dirname "$tree")/node22/node_modules/.bin
+	if [ -x "$node22/node" ]; then PATH=$node22:$PATH; fi
+	rm -rf "${out:?}/$host"
+	(cd "$tree" && node --no-warnings --import tsx/esm "$root/recorder/driver/record.ts" --host "$host" --tree "$tree" --out "$out")
+done
+
+if [ "$check" = 1 ]; then
+	mask() { sed -E 's/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/<uuid>/g' "$1"; }
+	status=0
+	while IFS= read -r f; do
+		rel=${f#"$out"/}
+		if [ ! -f "testdata/recorded/$rel" ]; then
+			echo "record-check: $rel is new (not committed)"; status=1; continue
+		fi
+		if ! diff -q <(mask "$f") <(mask "testdata/recorded/$rel") >/dev/null; then
+			echo "record-check: $rel differs from the committed recording:"
+			diff <(mask "testdata/recorded/$rel") <(mask "$f") | cut -c1-300 | head -20
+			status=1
+		fi
+	done < <(find "$out" -type f | sort)
+	while IFS= read -r f; do
+		rel=${f#testdata/recorded/}
+		[ -f "$out/$rel" ] || { echo "record-check: $rel is committed but no longer recorded"; status=1; }
+	done < <(find testdata/recorded -type f -name '*.jsonl' | sort)
+	[ "$status" = 0 ] && echo "record-check: $(find "$out" -type f | wc -l) files match the committed recordings"
+	exit $status
+fi
