@@ -43,6 +43,10 @@ type Call struct {
 	// The dsh-replay value extension (inline in the event or from the sidecar).
 	Value           jsonv.Value // undefined when absent
 	ContentReplaced bool
+	// ValueUnrecordable is why the recorder wrote no value for a successful
+	// call (a sidecar line {"callId", "unrecordable": "NaN at /x"}); the call
+	// is checked by its presenters only.
+	ValueUnrecordable string
 
 	// Synthetic names a result the harness wrote without running the tool:
 	// "aborted", "aborted-before-dispatch", "outcome-unknown", "not-started".

@@ -86,6 +86,9 @@ func AppendCallJSON(b []byte, c *Call, o CallJSONOptions) []byte {
 		val("content", c.Content)
 	}
 	boolean("contentReplaced", c.ContentReplaced)
+	if c.ValueUnrecordable != "" {
+		str("valueUnrecordable", c.ValueUnrecordable)
+	}
 	num("views", int64(len(c.Views)))
 	if len(c.SubCalls) > 0 {
 		b = append(b, `,"subCalls":[`...)

@@ -363,6 +363,7 @@ func (rd *reader) finalize(c *Call) {
 	if rd.side != nil {
 		if sv, ok := rd.side.claim(c.CallID); ok && !c.Value.IsDefined() {
 			c.Value = sv.value
+			c.ValueUnrecordable = sv.unrecordable
 			if sv.contentReplaced {
 				c.ContentReplaced = true
 			}

@@ -204,6 +204,19 @@ func TestPairing(t *testing.T) {
 			t.Errorf("NoSidecar: values %d notices %v", s2.Values, s2.Notices)
 		}
 	})
+	t.Run("sidecar unrecordable", func(t *testing.T) {
+		calls, s := mustRead(t, "sidecar-unrecordable/session.jsonl")
+		c := byID(calls)["call_s1"]
+		if c.Value.IsDefined() || c.ValueUnrecordable != "NaN at /exitCode" {
+			t.Errorf("unrecordable line: value %s, reason %q", c.Value, c.ValueUnrecordable)
+		}
+		if s.Values != 1 || len(s.Notices) != 0 {
+			t.Errorf("values %d (want the inline one only), notices %v", s.Values, s.Notices)
+		}
+		if got := string(AppendCallJSON(nil, c, CallJSONOptions{})); !strings.Contains(got, `"valueUnrecordable":"NaN at /exitCode"`) {
+			t.Errorf("calls JSON lacks the reason: %s", got)
+		}
+	})
 	t.Run("numbers and strings", func(t *testing.T) {
 		calls, _ := mustRead(t, "numbers-strings.jsonl")
 		c := calls[0]

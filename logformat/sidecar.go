@@ -44,6 +44,8 @@ type sideEntry struct {
 type sideValue struct {
 	value           jsonv.Value
 	contentReplaced bool
+	// unrecordable is the recorder's reason for writing no value.
+	unrecordable string
 }
 
 // openSidecar indexes the sidecar of logPath; nil when there is none. Lines
@@ -130,6 +132,9 @@ func (s *sidecar) claim(id string) (sideValue, bool) {
 	v, err := jsonv.Parse(buf)
 	if err != nil {
 		return sideValue{}, false
+	}
+	if u := v.Get("unrecordable"); u.IsString() && !v.Has("value") {
+		return sideValue{unrecordable: u.Str()}, true
 	}
 	return sideValue{value: v.Get("value"), contentReplaced: v.Get("contentReplaced").True()}, true
 }

@@ -82,7 +82,8 @@ async function run(s: Scenario): Promise<void> {
     ctx,
   }
   await s.setup(env)
-  await ctx.plugin(Recorder, {})
+  await ctx.plugin(bench ? timedRecorder : Recorder, {})
+  const started = performance.now()
   const entries = script(mock, s.steps(env))
   const expected = entries.length
   const adapter = new mock.MockAdapter(entries)
@@ -111,11 +112,40 @@ async function run(s: Scenario): Promise<void> {
   cpSync(logs[0]!, join(dest, 'session.jsonl'))
   const side = Recorder.sidecarPath(logs[0]!)
   if (existsSync(side)) cpSync(side, join(dest, 'session.values.jsonl'))
+  if (bench) {
+    const wall = performance.now() - started
+    console.log(`${host}/${s.name}: ${timing.calls} calls, recorder ${(timing.ms * 1000 / timing.calls).toFixed(1)} µs/call, session ${(wall / timing.calls).toFixed(2)} ms/call`)
+    timing.total.calls += timing.calls; timing.total.ms += timing.ms; timing.total.wall += wall
+    timing.calls = 0; timing.ms = 0
+    return
+  }
   console.log(`${host}/${s.name}: ${adapter.requests.length} model turns`)
 }
 
 /** The model: one response per step (several tool calls for a parallel step), then a closing text. */
 const failures: string[] = []
+
+// --bench: the recorder's own time per call, measured around its listener,
+// beside the session's wall time per call (tools, loop and model included).
+const bench = process.argv.includes('--bench')
+const timing = { calls: 0, ms: 0, total: { calls: 0, ms: 0, wall: 0 } }
+const timedRecorder = {
+  name: Recorder.name,
+  inject: Recorder.inject,
+  apply(ctx: any, config: Recorder.Config) {
+    const on = ctx.on.bind(ctx)
+    const timed = new Proxy(ctx, {
+      get(target, key) {
+        if (key !== 'on') return Reflect.get(target, key)
+        return (event: string, listener: (...a: any[]) => unknown) => on(event, (...a: any[]) => {
+          const t0 = performance.now()
+          try { return listener(...a) } finally { timing.ms += performance.now() - t0; timing.calls++ }
+        })
+      },
+    })
+    Recorder.apply(timed, config)
+  },
+}
 
 function script(mock: any, steps: Step[]): unknown[] {
   const resolve = (a: any, req: any): object => typeof a === 'function' ? a(req) : a
@@ -169,4 +199,8 @@ for (const s of scenarios) {
   await run(s)
 }
 server.close()
+if (bench && timing.total.calls > 0) {
+  const t = timing.total
+  console.log(`${host}: ${t.calls} calls, recorder ${(t.ms * 1000 / t.calls).toFixed(1)} µs/call, session ${(t.wall / t.calls).toFixed(2)} ms/call (${(100 * t.ms / t.wall).toFixed(2)}%)`)
+}
 process.exit(0)

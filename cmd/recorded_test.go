@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+)
+
+// The recordings of real DSH and LasmeX sessions (scripts/record.sh): every
+// call verifies, and most are checked through render and presentationMeta.
+const recordedData = "../testdata/recorded"
+
+func TestVerifyRecorded(t *testing.T) {
+	out, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", recordedData)
+	if code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	r := parseNDJSON(t, out)
+	if len(r.findings) != 0 {
+		t.Errorf("findings: %s", r.classes())
+	}
+	calls, values := r.summary["calls"].(float64), r.summary["checkedWithValues"].(float64)
+	if calls < 150 || values < 0.8*calls {
+		t.Errorf("%v calls, %v checked with values: want >= 150 and >= 80%%", calls, values)
+	}
+	for _, host := range []string{"dsh", "lasmex"} {
+		out, _, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", filepath.Join(recordedData, host))
+		if code != cmdutil.ExitOK {
+			t.Fatalf("%s: exit %d", host, code)
+		}
+		tools := 0
+		for _, tr := range parseNDJSON(t, out).summary["tools"].([]any) {
+			if tr.(map[string]any)["withValues"].(float64) > 0 {
+				tools++
+			}
+		}
+		if tools < 12 {
+			t.Errorf("%s: %d tools checked with values, want >= 12", host, tools)
+		}
+	}
+}
+
+// TestVerifyRecordedAltered: a recorded value or content changed by one
+// byte is caught with the right class.
+func TestVerifyRecordedAltered(t *testing.T) {
+	tests := []struct {
+		name, scenario, file, old, new string
+		want                           string
+		code                           int
+	}{
+		{"value text", "read", "session.values.jsonl", `"text":"export const a = 1"`, `"text":"export const a = 9"`, "content-mismatch,meta-mismatch", 1},
+		{"value type", "read", "session.values.jsonl", `"offset":1,"lines":[{"number":1,"text":"export const a = 1"}`, `"offset":"1","lines":[{"number":1,"text":"export const a = 1"}`, "schema-invalid", 1},
+		{"value exit code", "bash", "session.values.jsonl", `"exitCode":3,`, `"exitCode":4,`, "content-mismatch", 1},
+		{"value of an edit", "write-edit", "session.values.jsonl", `"after":"export const port = 8080\nexport const host = \"0.0.0.0\"`, `"after":"export const port = 8080\nexport const host = \"0.0.0.1\"`, "meta-mismatch", 1},
+		{"content", "search", "session.jsonl", `"text":"Found 2 matches\n\ndocs/readme.md`, `"text":"Found 3 matches\n\ndocs/readme.md`, "content-mismatch", 1},
+		{"content crlf", "search", "session.jsonl", `"text":"Found 2 matches\n\ndocs/readme.md`, `"text":"Found 2 matches\r\n\r\ndocs/readme.md`, "content-mismatch/crlf-only", 1},
+		{"meta", "write-edit", "session.jsonl", `"newText":"export const port = 8080\nexport const host = \"0.0.0.0\"`, `"newText":"export const port = 8080\nexport const host = \"0.0.0.9\"`, "meta-mismatch", 1},
+		{"value for another call", "todo", "session.values.jsonl", `{"callId":"t-1",`, `{"callId":"t-99",`, "log-corrupt/orphan-value", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(recordedData, "dsh", tc.scenario)
+			for _, f := range []string{"session.jsonl", "session.values.jsonl"} {
+				b, err := os.ReadFile(filepath.Join(src, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f == tc.file {
+					s := string(b)
+					if strings.Count(s, tc.old) != 1 {
+						t.Fatalf("%s: %q occurs %d times, want once", f, tc.old, strings.Count(s, tc.old))
+					}
+					b = []byte(strings.Replace(s, tc.old, tc.new, 1))
+				}
+				if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", filepath.Join(dir, "session.jsonl"))
+			if got := parseNDJSON(t, out).classes(); got != tc.want {
+				t.Errorf("classes = %q, want %q", got, tc.want)
+			}
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (%s)", code, tc.code, errOut)
+			}
+		})
+	}
+}

@@ -1,0 +1,78 @@
+package cmd
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+)
+
+// upstreamTree is a prepared upstream tree (../shared/upstream/prepare.sh:
+// sources plus node_modules) and the Node 22 beside it, or a skip.
+func upstreamTree(t *testing.T, name string) (tree, path string) {
+	t.Helper()
+	tree = os.Getenv("DSH_REPLAY_UPSTREAM_TREE")
+	if tree == "" {
+		home, _ := os.UserHomeDir()
+		tree = filepath.Join(home, ".cache", "dsh-replay", "upstream", name)
+	}
+	if _, err := os.Stat(filepath.Join(tree, "node_modules", "tsx")); err != nil {
+		t.Skipf("skipped: no prepared upstream tree at %s (run ../shared/upstream/prepare.sh deepseek-harness, or set DSH_REPLAY_UPSTREAM_TREE)", tree)
+	}
+	path = os.Getenv("PATH")
+	if bin := filepath.Join(filepath.Dir(tree), "node22", "node_modules", ".bin"); fileExists(filepath.Join(bin, "node")) {
+		path = bin + string(os.PathListSeparator) + path
+	}
+	return tree, path
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func node(t *testing.T, tree, path string, args ...string) string {
+	t.Helper()
+	bin := "node"
+	if nb := filepath.Join(strings.SplitN(path, string(os.PathListSeparator), 2)[0], "node"); fileExists(nb) {
+		bin = nb // exec.Command looks a name up in this process's PATH, not cmd.Env's
+	}
+	cmd := exec.Command(bin, append([]string{"--no-warnings", "--import", "tsx/esm"}, args...)...)
+	cmd.Dir = tree
+	cmd.Env = append(os.Environ(), "PATH="+path)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestRecorderPlugin runs the recorder plugin in the real DSH host: its own
+// checks, then a scripted session whose sidecar verify must accept.
+func TestRecorderPlugin(t *testing.T) {
+	tree, path := upstreamTree(t, "deepseek-harness-b150a551b8")
+	driver, err := filepath.Abs("../recorder/driver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := node(t, tree, path, filepath.Join(driver, "selftest.ts")); !strings.Contains(out, "selftest ok") {
+		t.Fatalf("selftest: %s", out)
+	}
+	out := t.TempDir()
+	node(t, tree, path, filepath.Join(driver, "record.ts"), "--host", "dsh", "--tree", tree, "--out", out,
+		"--base", t.TempDir(), "--only", "code-mode")
+	log := filepath.Join(out, "dsh", "code-mode", "session.jsonl")
+	if !fileExists(filepath.Join(out, "dsh", "code-mode", "session.values.jsonl")) {
+		t.Fatal("the plugin wrote no sidecar")
+	}
+	stdout, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", log)
+	if code != cmdutil.ExitOK {
+		t.Fatalf("verify exit %d\n%s%s", code, stdout, errOut)
+	}
+	s := parseNDJSON(t, stdout).summary
+	// One sub-call (rc-3's read of a missing file) fails on purpose: a
+	// failure has no value.
+	if calls := s["calls"].(float64); calls < 10 || s["checkedWithValues"].(float64) != calls-1 {
+		t.Errorf("want every successful call checked with its recorded value: %v", s["verdict"])
+	}
+}
