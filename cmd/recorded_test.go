@@ -90,3 +90,44 @@ func TestVerifyRecordedAltered(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordedWebSearchPerHost: DSH's web_search (queries: string[]) and
+// LasmeX's (query: string) both draw the web card without a config; pinning
+// the other host makes the presenters decline, which --strict fails.
+func TestRecordedWebSearchPerHost(t *testing.T) {
+	for _, host := range []string{"dsh", "lasmex"} {
+		log := filepath.Join(recordedData, host, "web-search", "session.jsonl")
+		code, out, errOut := runCLI(t, "show", "--json", log)
+		if code != cmdutil.ExitOK {
+			t.Fatalf("%s: show exit %d: %s", host, code, errOut)
+		}
+		first := strings.SplitN(out, "\n", 2)[0]
+		for _, want := range []string{`"callView":{"card":"generic","title":"go generics","kind":"search"`, `"resultView":{"card":"web","kind":"search","title":"go generics","sources":[{"url":"https://example.com/go-generics/1"`} {
+			if !strings.Contains(first, want) {
+				t.Errorf("%s: first call lacks %s:\n%s", host, want, first)
+			}
+		}
+		other := map[string]string{"dsh": "lasmex", "lasmex": "dsh"}[host]
+		cfg := filepath.Join(t.TempDir(), "cfg.json")
+		if err := os.WriteFile(cfg, []byte(`{"plugins":{"tool-web":{"fork":"`+other+`"}}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, strict := range []bool{false, true} {
+			args := []string{"--format", "json", "--deterministic", "--config", cfg, log}
+			want := cmdutil.ExitOK
+			if strict {
+				args, want = append([]string{"--strict"}, args...), 1
+			}
+			out, _, code := verifyCLI(t, "", args...)
+			r := parseNDJSON(t, out)
+			if code != want || len(r.findings) == 0 {
+				t.Errorf("%s pinned to %s, strict %v: exit %d (want %d), findings %s", host, other, strict, code, want, r.classes())
+			}
+			for _, f := range r.findings {
+				if f["class"] != "presenter-declined" || strings.Contains(f["message"].(string), "as upstream draws it") {
+					t.Errorf("%s: finding %v", host, f)
+				}
+			}
+		}
+	}
+}

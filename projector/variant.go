@@ -14,6 +14,41 @@ type Variant struct {
 	Selects string
 	// Tools are the variant's definitions by name (compiled).
 	Tools map[string]*Tool
+	// Fork marks the other host's definition of a tool (DSH's web_search
+	// beside LasmeX's): a log does not name its host, so a call whose
+	// arguments this variant accepts and the registry's tool declines is
+	// drawn by this variant, without a finding. Unset when --config pins
+	// the host.
+	Fork bool
+}
+
+// PresenterTool is the definition whose presenters draw a call of that
+// name with args: the registry's, or the other host's when only that one
+// accepts the arguments (see Variant.Fork); nil for an unknown tool.
+func (r *Registry) PresenterTool(name string, args jsonv.Value) *Tool {
+	t := r.Lookup(name)
+	if t == nil || len(t.Declines(args)) == 0 {
+		return t
+	}
+	if alt := r.ForkFor(name, args); alt != nil {
+		return alt
+	}
+	return t
+}
+
+// ForkFor is the fork variant whose tool of that name accepts args where
+// the registry's declines, or nil.
+func (r *Registry) ForkFor(name string, args jsonv.Value) *Tool {
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if !v.Fork {
+			continue
+		}
+		if t := v.Tools[name]; t != nil && (t.PresentCall != nil || t.PresentResult != nil) && len(t.Declines(args)) == 0 {
+			return t
+		}
+	}
+	return nil
 }
 
 // Declines reports the soft-validation violations for which the tool's

@@ -373,9 +373,13 @@ func (v *callRun) presenters(o *outputs) {
 	// (the generic card), which is upstream's behaviour but worth a notice.
 	declined := false
 	if viol := t.Declines(c.Arguments); len(viol) > 0 {
-		declined = true
-		if o == &v.first {
-			v.add(v.declinedFinding(viol))
+		if alt := v.e.reg.ForkFor(c.Name, c.Arguments); alt != nil {
+			t = alt // the other host's definition draws the call
+		} else {
+			declined = true
+			if o == &v.first {
+				v.add(v.declinedFinding(viol))
+			}
 		}
 	}
 	present := func(run func() (jsonv.Value, error)) (jsonv.Value, error) {
@@ -435,11 +439,17 @@ func (v *callRun) declinedFinding(viol []projector.Violation) Finding {
 	case v.tool.PresentResult == nil:
 		which = "presentCall"
 	}
-	msg := fmt.Sprintf("%s declined the recorded arguments (%s): generic card, as upstream draws it", which, viol[0].Message)
+	// Upstream draws the generic card too only if this port's definition is
+	// the one the log's host had, which the log does not say.
+	msg := fmt.Sprintf("%s declined the recorded arguments (%s): drawn as a generic card; upstream does the same if its %s has these parameters", which, viol[0].Message, v.c.Name)
 	if alt := v.e.reg.AcceptingVariant(v.c.Name, v.c.Arguments); alt != nil {
 		msg += fmt.Sprintf("; the %s variant of %s accepts them: run with %s", alt.Plugin, v.c.Name, alt.Selects)
 	}
-	return Finding{Class: PresenterDeclined, Sev: Warning, Projector: "presentCall", Message: msg}
+	sev := Warning
+	if v.e.opts.Strict {
+		sev = Failure
+	}
+	return Finding{Class: PresenterDeclined, Sev: sev, Projector: "presentCall", Message: msg}
 }
 
 func presenterFailed(name string, err error) Finding {

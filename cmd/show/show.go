@@ -360,7 +360,7 @@ func (s *shower) warnDeclined(stderr io.Writer) {
 		if d.n > 1 {
 			more = fmt.Sprintf(" (and %d more %s calls)", d.n-1, d.tool)
 		}
-		cmdutil.Warn(stderr, d.first, "presenter-declined", fmt.Sprintf("the %s presenters declined the recorded arguments of call %s%s (%s): generic card, as upstream draws it%s", d.tool, d.callID, more, d.why, d.hint))
+		cmdutil.Warn(stderr, d.first, "presenter-declined", fmt.Sprintf("the %s presenters declined the recorded arguments of call %s%s (%s): drawn as a generic card%s", d.tool, d.callID, more, d.why, d.hint))
 	}
 }
 
@@ -400,6 +400,7 @@ func (s *shower) present(c *logformat.Call) views {
 	if tool == nil || c.ArgumentsError != "" || c.Arguments.IsUndefined() {
 		return v
 	}
+	tool = s.reg.PresenterTool(c.Name, c.Arguments)
 	if viol := tool.Declines(c.Arguments); len(viol) > 0 {
 		s.noteDeclined(c, viol[0].Message)
 	}

@@ -28,6 +28,6 @@ func Registry(cfg projector.Config) (*projector.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Variants = variants
+	r.Variants = append(r.Variants, variants...)
 	return r, nil
 }

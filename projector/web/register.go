@@ -15,12 +15,13 @@
 //
 // The two forks disagree on web_search's arguments: LasmeX takes one
 // `query` string, DeepSeek Harness takes `queries: string[]` (and titles its
-// cards with the queries joined by ", "). A log does not say which harness
-// wrote it, so the deployment configuration chooses, through an option that
-// is this tool's own (upstream has no such key): plugins["tool-web"].fork =
-// "lasmex" (the default) or "dsh". Each fork's presenters soft-fail (no
-// view) on the other fork's argument shape, as upstream's would. web_fetch
-// is identical in both forks.
+// cards with the queries joined by ", "); render and presentationMeta are the
+// same. A log does not say which harness wrote it, so each call's arguments
+// choose: LasmeX's definition is the registry's and DSH's a fork variant
+// that draws a call in its shape. An option that is this tool's own (upstream
+// has no such key), plugins["tool-web"].fork = "lasmex" or "dsh", pins one
+// host; each fork's presenters then soft-fail (no view) on the other's
+// argument shape, as upstream's would. web_fetch is identical in both forks.
 package web
 
 import (
@@ -131,6 +132,18 @@ func Register(r *projector.Registry) error {
 		if err := r.Add(t); err != nil {
 			return err
 		}
+	}
+	// Unless --config names the host, a call in the other host's argument
+	// shape is drawn by that host's web_search.
+	if o, _ := ReadOptions(r.Config); o.Search && r.Config.PluginOption(Plugin, "fork").IsUndefined() {
+		other := o
+		other.Fork = ForkDSH
+		v, err := projector.NewVariant(Plugin, `--config '{"plugins":{"tool-web":{"fork":"dsh"}}}'`, []*projector.Tool{SearchTool(other)})
+		if err != nil {
+			return err
+		}
+		v.Fork = true
+		r.Variants = append(r.Variants, v)
 	}
 	return nil
 }

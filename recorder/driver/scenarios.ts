@@ -354,4 +354,33 @@ export const scenarios: Scenario[] = [
       ['p-21', 'todo_write', { todos: [{ content: 'Understand the code', status: 'completed' }, { content: 'Handle empty input', status: 'completed' }] }],
     ],
   },
+  {
+    // web_search through web-search-exa against the driver's stand-in; DSH
+    // takes a list of queries, LasmeX one query.
+    name: 'web-search',
+    setup: async (env) => {
+      await env.use('web')
+      await env.use('web-search-exa', { apiKey: 'test', baseURL: `${env.web}/exa` })
+      await env.use('tool-web', { fetch: false })
+    },
+    steps: (env) => {
+      const q = (...queries: string[]): object => env.host === 'dsh' ? { queries } : { query: queries.join(' ') }
+      return [
+        ['ws-1', 'web_search', q('go generics')],
+        ['ws-2', 'web_search', q('nothing at all')],
+        ['ws-3', 'web_search', q('many results')],
+        ['ws-4', 'web_search', q('ünïcode query ✓')],
+        ['ws-5', 'web_search', q('trigger an error')],
+        ...(env.host === 'dsh' ? [
+          ['ws-6', 'web_search', q('rust traits', 'go interfaces')],
+          ['ws-7', 'web_search', q('same', 'same')],
+          ['ws-8', 'web_search', q('many results', 'many more')],
+          ['ws-9', 'web_search', { queries: [] }],
+        ] as Step[] : [
+          ['ws-6', 'web_search', q('rust traits')],
+          ['ws-7', 'web_search', q('python typing')],
+        ] as Step[]),
+      ]
+    },
+  },
 ]

@@ -13,6 +13,12 @@ const PAGES: Record<string, [number, string, string | Buffer]> = {
 export function startServer(port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const url = req.url ?? '/'
+    if (req.method === 'POST' && url === '/exa/search') {
+      let body = ''
+      req.on('data', (c) => { body += c })
+      req.on('end', () => exa(JSON.parse(body), res))
+      return
+    }
     if (url === '/redirect') {
       res.writeHead(302, { location: '/page.html' })
       res.end()
@@ -31,4 +37,23 @@ export function startServer(port: number): Promise<Server> {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', () => resolve(server))
   })
+}
+
+// A stand-in for Exa's search API (web-search-exa with baseURL pointed here):
+// fixed results per query, an empty list, and an error.
+function exa(request: { query: string; numResults?: number }, res: import('node:http').ServerResponse): void {
+  const q = request.query
+  if (q.includes('error')) {
+    res.writeHead(500, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ error: 'stand-in search backend failed on purpose' }))
+    return
+  }
+  const results = q.includes('nothing') ? [] : Array.from({ length: q.includes('many') ? 12 : 3 }, (_, i) => ({
+    url: `https://example.com/${encodeURIComponent(q.replace(/\s+/g, '-'))}/${i + 1}`,
+    title: i === 1 ? '' : `Result ${i + 1} for ${q} — ünïcode ✓`,
+    highlights: i === 2 ? ['', `The third highlight about ${q}.`] : [`Highlight ${i + 1}: ${q} is discussed here.\nSecond line.`],
+    ...i === 0 ? { publishedDate: '2025-06-01T00:00:00.000Z' } : {},
+  }))
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ results: request.numResults === undefined ? results : results.slice(0, request.numResults) }))
 }
