@@ -9,33 +9,65 @@
   // --- purity traps -------------------------------------------------------
   var RealDate = g.Date;
   var TZ = "depends on the host's time zone", LOCALE = "depends on the host's locale";
-  function SafeDate() {
-    if (arguments.length === 0) { return impure("Date"); }
-    // Not new.target: goja lets it leak into plain calls made inside a
-    // constructor; a construct call is the one whose this is a new Date.
-    if (!(this instanceof SafeDate)) { return impure("Date"); }
+  // SafeDate makes genuine Dates (Reflect.construct, so a subclass's
+  // instances are its own and every Date method accepts them); only what
+  // reads the clock or the local time zone is trapped. While loading, the
+  // traps let the real behaviour through, as a library's module code
+  // expects (new Date().getTimezoneOffset() at import time).
+  function SafeDate(year, month, date, hours, minutes, seconds, ms) {
+    // A construct call is one whose this is a fresh object of new.target's
+    // prototype: goja leaks new.target into plain calls made inside a
+    // constructor, where this is undefined.
+    var nt = new.target;
+    if (nt === undefined || this === undefined || this === null || Object.getPrototypeOf(this) !== nt.prototype) {
+      impure("Date");
+      return RealDate();
+    }
+    if (arguments.length === 0) { impure("Date"); }
     if (arguments.length > 1) { impure("new Date(year, month, ...)", TZ); }
-    var a = Array.prototype.slice.call(arguments);
-    return new (Function.prototype.bind.apply(RealDate, [null].concat(a)))();
+    return Reflect.construct(RealDate, arguments, nt);
   }
   SafeDate.prototype = RealDate.prototype;
   Object.defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: true, configurable: true, enumerable: false });
-  SafeDate.UTC = RealDate.UTC;
-  SafeDate.parse = RealDate.parse;
-  SafeDate.now = function () { return impure("Date.now"); };
+  Object.defineProperty(SafeDate, "prototype", { writable: false, enumerable: false, configurable: false });
+  Object.defineProperty(SafeDate, "name", { value: "Date", configurable: true });
+  ["UTC", "parse"].forEach(function (k) {
+    Object.defineProperty(SafeDate, k, { value: RealDate[k], writable: true, configurable: true, enumerable: false });
+  });
+  var realNow = RealDate.now;
+  Object.defineProperty(SafeDate, "now", { writable: true, configurable: true, enumerable: false,
+    value: function now() { impure("Date.now"); return realNow.call(RealDate); } });
   g.Date = SafeDate;
   // What reads or writes local time, or formats for a locale, moves with
   // the host's TZ and locale in Node, and goja cannot reproduce V8's ICU
-  // output either way: such calls are impure, not mismatches.
+  // output either way: such calls are impure, not mismatches. A wrapper
+  // keeps the original's name and length, which libraries read.
   function trap(proto, owner, names, why) {
     names.forEach(function (name) {
       var orig = proto[name];
       if (typeof orig !== "function") { return; }
       var label = owner + "." + name;
-      Object.defineProperty(proto, name, { configurable: true, writable: true, enumerable: false,
-        value: function () { impure(label, why); return orig.apply(this, arguments); } });
+      var fn = function () { impure(label, why); return orig.apply(this, arguments); };
+      Object.defineProperty(fn, "name", { value: name, configurable: true });
+      Object.defineProperty(fn, "length", { value: orig.length, configurable: true });
+      Object.defineProperty(proto, name, { configurable: true, writable: true, enumerable: false, value: fn });
     });
   }
+  // Annex B's getYear, setYear and toGMTString, which V8 has and goja not.
+  var DateProto = RealDate.prototype, origGetFullYear = DateProto.getFullYear, origSetFullYear = DateProto.setFullYear;
+  [["getYear", function getYear() {
+    var y = origGetFullYear.call(this);
+    return y !== y ? NaN : y - 1900;
+  }], ["setYear", function setYear(year) {
+    var y = Number(year);
+    if (y !== y) { DateProto.setTime.call(this, NaN); return NaN; }
+    var yi = Math.trunc(y);
+    return origSetFullYear.call(this, yi >= 0 && yi <= 99 ? 1900 + yi : y);
+  }], ["toGMTString", DateProto.toUTCString]].forEach(function (m) {
+    if (typeof DateProto[m[0]] !== "function") {
+      Object.defineProperty(DateProto, m[0], { value: m[1], writable: true, configurable: true, enumerable: false });
+    }
+  });
   trap(RealDate.prototype, "Date.prototype", ["getFullYear", "getMonth", "getDate", "getDay", "getHours", "getMinutes",
     "getSeconds", "getTimezoneOffset", "getYear", "setFullYear", "setMonth", "setDate", "setHours", "setMinutes",
     "setSeconds", "setYear", "toString", "toDateString", "toTimeString"], TZ);
@@ -45,8 +77,11 @@
   trap(Object.prototype, "Object.prototype", ["toLocaleString"], LOCALE);
   trap(String.prototype, "String.prototype", ["localeCompare", "toLocaleUpperCase", "toLocaleLowerCase"], LOCALE);
   if (typeof BigInt === "function") { trap(BigInt.prototype, "BigInt.prototype", ["toLocaleString"], LOCALE); }
-  Object.defineProperty(g, "Intl", { configurable: true, enumerable: false, get: function () { return impure("Intl", LOCALE); } });
-  Math.random = function () { return impure("Math.random"); };
+  var RealIntl = g.Intl;
+  Object.defineProperty(g, "Intl", { configurable: true, enumerable: false, get: function () { impure("Intl", LOCALE); return RealIntl; } });
+  var realRandom = Math.random;
+  Object.defineProperty(Math, "random", { writable: true, configurable: true, enumerable: false,
+    value: function random() { impure("Math.random"); return realRandom(); } });
   ["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask",
    "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "require", "process", "performance", "crypto", "navigator",
    "Deno", "Bun", "__dirname", "__filename"].forEach(function (name) {

@@ -18,11 +18,14 @@
 package jsplugin
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -324,6 +327,17 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 				}
 				return api.OnResolveResult{}, nil
 			})
+			// import.meta has no value in one IIFE: a module's own URL is
+			// written in as Node would give it, and the JSON a module reads
+			// with createRequire(import.meta.url)('./x.json') is bundled.
+			b.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|c[jt]s)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				src, err := os.ReadFile(a.Path)
+				if err != nil || !bytes.Contains(src, []byte("import.meta")) {
+					return api.OnLoadResult{}, nil
+				}
+				s := importMeta(string(src), a.Path)
+				return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 				s := fmt.Sprintf("module.exports = globalThis.__dshNodeStub(%q);", a.Path)
 				return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
@@ -377,6 +391,43 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 		return "", real, errors.New("bundling produced no output")
 	}
 	return string(res.OutputFiles[0].Contents), real, nil
+}
+
+var (
+	createRequireCall = regexp.MustCompile(`createRequire\(\s*import\.meta\.url\s*\)\(\s*('[^'\\\n]*'|"[^"\\\n]*")\s*\)`)
+	importMetaRef     = regexp.MustCompile(`\bimport\.meta\b`)
+)
+
+// importMeta gives a module its import.meta ({url: its file: URL}), and
+// turns createRequire(import.meta.url)(literal) into require(literal),
+// which esbuild bundles. The binding goes on the first line (after a
+// shebang), so that the source map's lines still hold.
+func importMeta(src, path string) string {
+	src = createRequireCall.ReplaceAllString(src, "require($1)")
+	src = importMetaRef.ReplaceAllLiteralString(src, "__dshImportMeta")
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	decl := "var __dshImportMeta = { url: " + strconv.Quote(u) + " };"
+	at := 0
+	if strings.HasPrefix(src, "#!") {
+		if nl := strings.IndexByte(src, '\n'); nl >= 0 {
+			at = nl + 1
+		} else {
+			return src
+		}
+	}
+	return src[:at] + decl + src[at:]
+}
+
+func loaderFor(path string) api.Loader {
+	switch strings.TrimLeft(filepath.Ext(path), ".") {
+	case "ts", "mts", "cts":
+		return api.LoaderTS
+	case "tsx":
+		return api.LoaderTSX
+	case "jsx":
+		return api.LoaderJSX
+	}
+	return api.LoaderJS
 }
 
 // newVM makes a runtime with the host, runs the bundle and apply(ctx,
@@ -535,10 +586,16 @@ func thrownMessage(err error) string {
 	return err.Error()
 }
 
+// jsError is a thrown value as an error, with where in the plugin's
+// sources (or its dependencies') it was thrown, when known.
 func jsError(err error) error {
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		return errors.New(strings.TrimSpace(ex.Value().String()))
+		msg := strings.TrimSpace(ex.Value().String())
+		if where := sourceAt(err); where != "" {
+			msg += " (at " + where + ")"
+		}
+		return errors.New(msg)
 	}
 	return err
 }
