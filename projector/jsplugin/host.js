@@ -192,10 +192,39 @@
     if (c.required.length) { out.required = c.required; }
     return out;
   }
+
+  // --- the host packages a plugin imports ------------------------------------
+  // Installed, the harness's own packages are bundled for real (defineTool
+  // included, marked as made by it); the stand-in below answers only for
+  // one that is not installed: defineTool as the harness's, the rest inert.
+  // An inert value converts to "" or NaN, so that a plugin comparing a
+  // stub service's limit at load goes on (NaN compares false).
+  var inerts = new WeakSet();
+  function inertPrimitive(hint) { return hint === "string" ? "" : NaN; }
+  function inert() {
+    var p = new Proxy(function () {}, {
+      get: function (t, key) {
+        if (key === Symbol.toPrimitive) { return inertPrimitive; }
+        if (key === "then" || typeof key === "symbol") { return undefined; }
+        return inert();
+      },
+      apply: function () { return inert(); },
+      construct: function () { return inert(); }
+    });
+    inerts.add(p);
+    return p;
+  }
   var DEFINED = "__dshDefinedTool";
+  function markDefined(t) {
+    if (isRecord(t) && !t[DEFINED]) { Object.defineProperty(t, DEFINED, { value: true }); }
+    return t;
+  }
+  g.__dshMarkDefined = markDefined;
   function defineTool(def) {
-    if (def && def[DEFINED]) { return def; }
     if (!isRecord(def) || typeof def.name !== "string") { fail("defineTool: a tool needs a name"); }
+    if (def.timeoutMs !== undefined && !(typeof def.timeoutMs === "number" && isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
+      fail("defineTool(" + def.name + "): timeoutMs must be a positive finite number");
+    }
     var out = {};
     Object.keys(def).forEach(function (k) { out[k] = def[k]; });
     out.parameters = compileParameters(def.parameters);
@@ -204,50 +233,50 @@
       Object.keys(def.output).forEach(function (k) { out.output[k] = def.output[k]; });
       out.output.schema = compileValue(def.output.schema, "schema", []);
     }
-    Object.defineProperty(out, DEFINED, { value: true });
-    return out;
+    return markDefined(out);
   }
-
-  // --- the host packages a plugin imports ------------------------------------
-  function inert() {
-    return new Proxy(function () {}, {
-      get: function (t, key) {
-        if (key === "then" || typeof key === "symbol") { return undefined; }
-        return inert();
-      },
-      apply: function () { return inert(); },
-      construct: function () { return inert(); }
-    });
-  }
-  var host = {
-    defineTool: defineTool,
-    registerTool: function (ctx, def) { return register(def); },
-    defineContentToolFixture: undefined,
-    Schema: inert(),
-    Context: function Context() {},
-    Service: function Service() {}
-  };
-  g.__dshHost = new Proxy(host, {
+  var host = { defineTool: defineTool };
+  // What a named import finds missing is inert: esbuild's interop copies
+  // the own keys into an object made from this prototype.
+  var rest = new Proxy({}, {
     get: function (t, key) {
-      if (key in t) { return t[key]; }
       if (key === "__esModule" || key === "then" || typeof key === "symbol") { return undefined; }
       return inert();
     }
   });
+  g.__dshHost = new Proxy(host, {
+    get: function (t, key) {
+      if (key in t) { return t[key]; }
+      return rest[key];
+    },
+    getPrototypeOf: function () { return rest; }
+  });
 
   // --- ctx: the Cordis context a plugin's apply(ctx, config) receives -----------
-  // The tools service has the members LasmeX's Cordis inspector lists for
-  // it (register, presentAs, restrict, guard, get, schemas, executionMode,
-  // execute); register records the definition, the rest are inert.
-  // Every other service, declared in inject or read with ctx.get, is an
-  // inert stub.
+  // The tools service is ToolRuntime's register (its checks and messages)
+  // recording the definition, with the other members LasmeX's Cordis
+  // inspector lists for it: get, schemas, executionMode from what is
+  // registered; presentAs, restrict, guard inert; execute rejects. Every
+  // other service, declared in inject or read with ctx.get, is an inert stub.
   var tools = [];
   var touched = []; // ctx members the stand-in does not model, named when no tool is registered
   function register(def) {
     if (!isRecord(def) || typeof def.name !== "string") { fail("tools.register: a tool definition needs a name"); }
-    if (def.name === "run_code") { fail("tools.register: \"run_code\" is reserved"); }
+    var name = def.name, output = def.output;
+    if (output === undefined || output === null || typeof output !== "object" || typeof output.render !== "function" ||
+        (output.presentationMeta !== undefined && typeof output.presentationMeta !== "function")) {
+      throw new TypeError("tool \"" + name + "\" must declare output { schema, render, presentationMeta? }");
+    }
+    if (def.timeoutMs !== undefined && !(typeof def.timeoutMs === "number" && isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
+      throw new TypeError("tool \"" + name + "\" timeoutMs must be a positive finite number");
+    }
+    if (name === "run_code") {
+      fail("tool name \"run_code\" is reserved for the Code Mode presentation transport and cannot be registered or shadowed");
+    }
     for (var i = 0; i < tools.length; i++) {
-      if (tools[i].name === def.name) { fail("tools.register: tool \"" + def.name + "\" is already registered"); }
+      if (tools[i].name === name) {
+        fail("tool \"" + name + "\" is already registered (for a per-agent variant, register through that agent's `agent.ctx` instead)");
+      }
     }
     tools.push(def);
     return function dispose() {
@@ -277,33 +306,113 @@
     },
     execute: function () { return Promise.reject(new Error("tools.execute: replay runs no tools")); }
   };
-  function service(name) { return name === "tools" ? toolsService : inert(); }
-  // applyPlugin applies a Cordis plugin: a class (constructed), a
-  // function (called), or an object with apply.
-  function applyPlugin(plugin, config, ctx) {
-    if (typeof plugin === "function") {
-      if (plugin.prototype && plugin.prototype.constructor === plugin) { return new plugin(ctx, config); }
-      return plugin(ctx, config);
-    }
-    if (plugin && typeof plugin.apply === "function") { return plugin.apply(ctx, config); }
-    return fail("a plugin is a function, a class, or an object with apply(ctx, config)");
+  // ctx.get reads an optional service: the tools service, else an inert
+  // stub, as in a deployment that mounts them all; but no code runtime
+  // (replay runs no code), for which run_code's schema falls back to its
+  // TypeScript flavour as upstream's does when none is mounted.
+  function service(name) {
+    if (name === "tools") { return toolsService; }
+    if (name === "subagents") { return subagentsService; }
+    if (name === "agents") { return agentsService; }
+    return name === "codeRuntime" ? undefined : inert();
   }
-  function makeContext() {
+  // As Cordis: a plugin is a function or an object with apply; its callback
+  // is constructed when it has a prototype (a class or a plain function, not
+  // an arrow, method, async or generator function), else called without
+  // this; config passes its Config schema (standard-schema validate) first.
+  var GeneratorFunction = Object.getPrototypeOf(function* () {}).constructor;
+  function callbackOf(plugin) {
+    if (typeof plugin === "function") { return plugin; }
+    if (plugin !== null && typeof plugin === "object" && typeof plugin.apply === "function") { return plugin.apply; }
+    return undefined;
+  }
+  function isConstructor(fn) { return !!fn.prototype && !(fn instanceof GeneratorFunction); }
+  function resolveConfig(plugin, config) {
+    var schema = plugin.Config;
+    // An uninstalled schemastery is the inert stand-in: nothing to apply.
+    if (!schema || inerts.has(schema)) { return config; }
+    var std = schema["~standard"];
+    if (!std || typeof std.validate !== "function") { return config; }
+    var result = std.validate(config);
+    if (result !== null && typeof result === "object" && "then" in result) { throw new TypeError("Async config validation is not supported"); }
+    if (result.issues) {
+      var e = new TypeError("invalid config:\n" + result.issues.map(function (issue) {
+        return issue.path ? "  - " + issue.message + " (at " + issue.path.join(".") + ")" : "  - " + issue.message;
+      }).join("\n"));
+      e.name = "ValidationError";
+      throw e;
+    }
+    return result.value;
+  }
+  var pending = []; // what async plugin callbacks returned, settled after apply
+  function applyPlugin(plugin, config, ctx) {
+    var cb = callbackOf(plugin);
+    if (cb === undefined) { fail("invalid plugin, expect function or object with an \"apply\" method, received " + (plugin === null ? "null" : typeof plugin)); }
+    config = resolveConfig(plugin, config);
+    if (isConstructor(cb)) { return new cb(ctx, config); }
+    var r = cb(ctx, config);
+    if (r !== null && (typeof r === "object" || typeof r === "function") && typeof r.then === "function") { pending.push(r); }
+    return undefined;
+  }
+  // What the host does once the plugins are up and a session starts, for
+  // the plugins that register their tools then: a root agent is created
+  // (agent/created, with the agent's own ctx), and the subagents service
+  // sets up a continuable child (registerContinuableSetup's contributions
+  // run on the child's ctx).
+  var listeners = [], setups = [];
+  var subagentsService = new Proxy({
+    registerContinuableSetup: function (contribution) { setups.push(contribution); return disposer(); }
+  }, {
+    get: function (t, key) { return key in t ? t[key] : inert(); }
+  });
+  // ctx.agents runs what a plugin asks to run outside the current initiator.
+  var agentsService = new Proxy({
+    withoutInitiator: function (fn) { return fn(); }
+  }, {
+    get: function (t, key) { return key in t ? t[key] : inert(); }
+  });
+  function makeAgent() {
+    var agent = new Proxy({}, {
+      get: function (t, key) {
+        if (key === "ctx") { return agentCtx; }
+        if (key === "then" || typeof key === "symbol") { return undefined; }
+        return inert();
+      }
+    });
+    var agentCtx = makeContext(agent);
+    return agent;
+  }
+  function startSession() {
+    listeners.slice().forEach(function (l) {
+      if (l.name === "agent/created") { l.fn({ agent: makeAgent() }); }
+    });
+    setups.slice().forEach(function (setup) { if (typeof setup === "function") { setup(makeAgent().ctx); } });
+  }
+  var logger = function () { return logger; };
+  ["debug", "info", "warn", "error", "success"].forEach(function (k) { logger[k] = noop; });
+  function makeContext(agent) {
     var ctx;
     var known = {
       tools: toolsService,
+      subagents: subagentsService,
+      agents: agentsService,
       get: service,
-      plugin: function (child, config) { applyPlugin(child, config === undefined ? {} : config, makeContext()); return { dispose: noop }; },
-      inject: function (deps, fn) { if (typeof fn === "function") { fn(ctx); } return disposer(); },
+      plugin: function (child, config) { applyPlugin(child, config, makeContext(agent)); return { dispose: noop }; },
+      inject: function (deps, fn) { applyPlugin({ inject: deps, apply: fn }, undefined, ctx); return disposer(); },
       effect: function (fn) { var d = typeof fn === "function" ? fn() : undefined; return typeof d === "function" ? d : disposer(); },
-      on: disposer,
+      on: function (name, fn) {
+        var l = { name: name, fn: fn };
+        listeners.push(l);
+        return function dispose() { var at = listeners.indexOf(l); if (at >= 0) { listeners.splice(at, 1); } };
+      },
       once: disposer,
       off: noop,
       emit: noop,
       parallel: function () { return Promise.resolve(); },
       serial: function () { return Promise.resolve(); },
-      logger: function () { return g.console; }
+      logger: logger
     };
+    if (agent !== undefined) { known.agent = agent; }
     ctx = new Proxy(known, {
       get: function (t, key) {
         if (key in t) { return t[key]; }
@@ -313,36 +422,52 @@
     });
     return ctx;
   }
-  // The module's plugin is the namespace when it exports apply, else its
-  // default export; its declared name ("" when none: the plugin object's,
+  // The module's plugin as Cordis's loader unwraps it: the default export,
+  // else the module. Its declared name ("" when none: the plugin object's,
   // else the module's name export) keys its options.
+  function pluginOf(mod) {
+    var exp = mod["default"] !== undefined && mod["default"] !== null ? mod["default"] : mod;
+    if (exp !== mod && exp.__esModule && exp["default"] !== undefined && exp["default"] !== null) { exp = exp["default"]; }
+    return exp;
+  }
   g.__dshPluginName = function (mod) {
     var plugin = pluginOf(mod);
     // A function's own name is its identifier, not a plugin name.
     if (plugin && typeof plugin !== "function" && typeof plugin.name === "string") { return plugin.name; }
     return typeof mod.name === "string" ? mod.name : "";
   };
-  function pluginOf(mod) {
-    if (typeof mod.apply === "function") { return mod; }
-    var d = mod["default"];
-    if (typeof d === "function" || (isRecord(d) && typeof d.apply === "function")) { return d; }
-    return undefined;
-  }
-  // __dshApply applies the module's plugin and returns the ctx members the
-  // stand-in does not model that it touched.
+  // __dshApply applies the module's plugin; it returns the ctx members the
+  // stand-in does not model that it touched, and the promises an async
+  // plugin returned (Go reads their outcome once the jobs have run).
   g.__dshApply = function (mod, config) {
     var plugin = pluginOf(mod);
-    if (plugin !== undefined) { applyPlugin(plugin, config, makeContext()); }
-    // A module may also export its tool definitions as a tools array.
-    if (Array.isArray(mod.tools)) { mod.tools.forEach(function (t) { register(t); }); }
-    return touched.join(" ");
+    if (callbackOf(plugin) === undefined) {
+      fail("the module exports no Cordis plugin (a default export, or an apply(ctx, config) export): its " +
+        (plugin === mod ? "module" : "default export") + " is " + (plugin === null ? "null" : typeof plugin) +
+        ", not a function or an object with an \"apply\" method");
+    }
+    var instance = applyPlugin(plugin, config, makeContext());
+    // The tools package itself: ToolRuntime builds its Code Mode transport
+    // (run_code) on first need instead of registering it, and the registry's
+    // view appends it; the sandbox asks for it the same way.
+    if (instance && typeof instance.requireCodeTransport === "function") { tools.push(instance.requireCodeTransport()); }
+    var failures = [];
+    pending.forEach(function (p) { p.then(noop, function (e) { failures.push(e); }); });
+    startSession();
+    return { touched: touched.join(" "), failures: failures };
   };
   g.__dshTools = tools;
   g.__dshDefined = function (t) { return t[DEFINED] === true; };
-  // Code a running harness evaluates (a cordis_define plugin, say) reaches
-  // defineTool and registerTool through a global:
+  // Code a running harness evaluates (a cordis_define package's host half)
+  // reaches these through its sandbox's harness global:
   // harness.registerTool(ctx, harness.defineTool({...})).
-  g.harness = { defineTool: defineTool, registerTool: host.registerTool };
+  g.harness = {
+    defineTool: defineTool,
+    registerTool: function registerTool(ctx, tool) {
+      if (!isRecord(tool) || tool[DEFINED] !== true) { fail("dynamic tool registration must use a tool returned by harness.defineTool(...)"); }
+      return ctx.tools.register(tool);
+    }
+  };
 
   // --- calls from Go ---------------------------------------------------------------
   // risky is set when a number goja may write wrongly was seen: one with a

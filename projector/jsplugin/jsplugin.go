@@ -1,20 +1,20 @@
 // Package jsplugin loads a third-party DSH or LasmeX tool plugin (its built
 // ESM file, or its source directory, TypeScript included) and turns the
 // tools it defines into projector.Tools whose projectors run the plugin's
-// own JavaScript. The plugin is bundled in-process with esbuild (node:*
-// built-ins replaced by stubs that throw; host packages bundled for real
-// where installed, defineTool and registerTool always the stand-in's) and
-// applied in goja the way Cordis applies a plugin, against a stand-in host
-// whose tools service records the definitions registered with
-// ctx.tools.register or registerTool(ctx, defineTool({...})) (imported from
-// the harness packages, or through the harness global as run-time defined
-// plugin code does in recorded logs); every other service is inert. The
-// sandbox has no clock, randomness, timers, network or file system: a
-// projector that reaches for one fails with an ImpureError naming the
-// global, and one that runs past the deadline is interrupted with a
-// TimeoutError. What Node gives a projector and goja lacks is supplied as
-// Node behaves where it is pure (node.js); the rest fails with an
-// UnsupportedError, so the call reads as not verified.
+// own JavaScript. The plugin is bundled in-process with esbuild, its
+// imports resolved from its own package as Node (and the workspace's
+// tsconfig paths) would: the harness's own packages where installed,
+// defineTool included, else a stand-in; node:* built-ins are stubs that
+// throw when used. It is applied in goja the way Cordis applies a plugin
+// (its loader's unwrapping, Config validated, the callback constructed or
+// called) against a stand-in context whose tools service records what
+// ctx.tools.register receives, with ToolRuntime's checks; every other
+// service is inert. The sandbox has no clock, randomness, timers, network
+// or file system: a projector that reaches for one fails with an
+// ImpureError naming the global, and one that runs past the deadline is
+// interrupted with a TimeoutError. What Node gives a projector and goja
+// lacks is supplied as Node behaves where it is pure (node.js); the rest
+// fails with an UnsupportedError, so the call reads as not verified.
 package jsplugin
 
 import (
@@ -122,7 +122,11 @@ type Plugin struct {
 	// else the file or directory name), under which --config options are
 	// looked up.
 	Path, Name string
-	program    *goja.Program
+	// StandIn, when set, is why the harness packages installed beside the
+	// plugin were not used (they failed to bundle or to load in the
+	// sandbox): the stand-in answered for them instead.
+	StandIn string
+	program *goja.Program
 	config     string // JSON of the plugin's options
 	defs       []toolDef
 
@@ -172,8 +176,9 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 	if err != nil && real {
 		// Installed host packages that do not run in the sandbox (I/O at
 		// import time, say): the stand-in alone, as for a plugin without
-		// node_modules.
+		// node_modules, and StandIn says why.
 		if q, w, e, _, err2 := load(path, entry, cfg, false); err2 == nil {
+			q.StandIn = err.Error()
 			p, v, exported, err = q, w, e, nil
 		}
 	}
@@ -273,16 +278,17 @@ func pluginName(path string) string {
 	return base
 }
 
-// hostPackage reports whether an import names the host (the harness and
-// its plugin framework): the stand-in answers for it.
+// hostPackage reports whether an import names one of the harness's own
+// packages (DSH's @deepseek-ai/dsh-*, Cordis and the rest of its
+// @deepseek-ai scope; LasmeX's lasmex-*): installed, it is bundled for
+// real; not installed, the stand-in answers for it.
 func hostPackage(p string) bool {
-	for _, pre := range []string{"cordis", "@cordisjs/", "@deepseek-harness/", "@dsh/", "@lasmex/", "lasmex", "deepseek-harness"} {
-		if p == strings.TrimSuffix(pre, "/") || strings.HasPrefix(p, pre) {
-			return true
-		}
-	}
-	return false
+	return strings.HasPrefix(p, "@deepseek-ai/") || strings.HasPrefix(p, "lasmex-")
 }
+
+// toolsPackage reports whether an import is the package whose defineTool
+// a plugin calls: its definitions are marked as made by defineTool.
+func toolsPackage(p string) bool { return p == "@deepseek-ai/dsh-tools" || p == "lasmex-tools" }
 
 var nodeBuiltins = map[string]bool{}
 
@@ -297,11 +303,11 @@ func init() {
 type resolving struct{}
 
 // bundle runs esbuild: one IIFE whose exports land in __dshPlugin. A host
-// package (the harness's, Cordis) that is installed where the plugin
-// resolves it is bundled for real, with defineTool and registerTool taken
-// from the stand-in (they are how the stand-in learns the tools); one that
-// is not, or every one when installed is false, is the stand-in alone.
-// real reports whether an installed host package was bundled.
+// package installed where the plugin resolves it (its node_modules, the
+// workspace's links, its tsconfig paths) is bundled for real, defineTool
+// of the tools package included (wrapped only to mark what it makes); one
+// that is not, or every one when installed is false, is the stand-in
+// alone. real reports whether an installed host package was bundled.
 func bundle(entry string, installed bool) (code string, real bool, err error) {
 	stubs := api.Plugin{
 		Name: "dsh-replay-sandbox",
@@ -320,7 +326,14 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 						r := b.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, PluginData: resolving{}})
 						if len(r.Errors) == 0 && r.Path != "" && !r.External && r.Namespace == "file" {
 							real = true
-							return api.OnResolveResult{Path: r.Path, Namespace: "dsh-host", PluginData: r.Path}, nil
+							if toolsPackage(a.Path) {
+								return api.OnResolveResult{Path: r.Path, Namespace: "dsh-host", PluginData: r.Path}, nil
+							}
+							se := api.SideEffectsTrue
+							if !r.SideEffects {
+								se = api.SideEffectsFalse
+							}
+							return api.OnResolveResult{Path: r.Path, SideEffects: se}, nil
 						}
 					}
 					return api.OnResolveResult{Path: a.Path, Namespace: "dsh-host"}, nil
@@ -345,9 +358,9 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-host"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 				if realPath, ok := a.PluginData.(string); ok {
 					q := strconv.Quote(filepath.ToSlash(realPath))
-					s := "export * from " + q + ";\n" +
-						"export const defineTool = globalThis.__dshHost.defineTool;\n" +
-						"export const registerTool = globalThis.__dshHost.registerTool;\n"
+					s := "import { defineTool as real } from " + q + ";\n" +
+						"export * from " + q + ";\n" +
+						"export function defineTool(options) { return globalThis.__dshMarkDefined(real(options)); }\n"
 					return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS, ResolveDir: filepath.Dir(realPath)}, nil
 				}
 				s := "module.exports = globalThis.__dshHost;"
@@ -432,8 +445,15 @@ func loaderFor(path string) api.Loader {
 
 // newVM makes a runtime with the host, runs the bundle and apply(ctx,
 // config), and (for the first runtime) reads the tool definitions.
-func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
-	v := &vm{rt: goja.New()}
+func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error) {
+	// goja panics where a value resists conversion (a Proxy with no
+	// string form): that is the plugin's error, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			v, exported, err = nil, "", fmt.Errorf("loading failed: %v", r)
+		}
+	}()
+	v = &vm{rt: goja.New()}
 	rt := v.rt
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	rt.Set("__dshImpure", func(name, why string) goja.Value {
@@ -474,7 +494,7 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	if err != nil {
 		return nil, "", jsError(err)
 	}
-	exported := n.String()
+	exported = stringOf(n)
 	// The first runtime (made by Load, before any concurrent use) settles
 	// the options; later ones only read them.
 	if p.config == "" {
@@ -493,10 +513,17 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 		return nil, "", err
 	}
 	apply, _ := goja.AssertFunction(rt.Get("__dshApply"))
-	touched, err := apply(goja.Undefined(), mod, config)
+	applied, err := apply(goja.Undefined(), mod, config)
 	if err != nil {
 		return nil, "", fmt.Errorf("apply(ctx, config) threw: %w", jsError(err))
 	}
+	// The promise jobs have run (goja runs them as the call returns): an
+	// async apply that rejected is a load failure too.
+	res := applied.ToObject(rt)
+	if fails := res.Get("failures").ToObject(rt); fails.Get("length").ToInteger() > 0 {
+		return nil, "", fmt.Errorf("apply(ctx, config) rejected: %s", strings.TrimSpace(stringOf(fails.Get("0"))))
+	}
+	touched := res.Get("touched")
 	call, ok := goja.AssertFunction(rt.Get("__dshCall"))
 	if !ok {
 		return nil, "", errors.New("stand-in host broken: no __dshCall")
@@ -518,7 +545,7 @@ func (p *Plugin) readDefs(rt *goja.Runtime, touched string) error {
 	tools := rt.Get("__dshTools").ToObject(rt)
 	n := int(tools.Get("length").ToInteger())
 	if n == 0 {
-		msg := "the plugin defines no tools: apply(ctx, config) registered none with ctx.tools.register(def) or registerTool(ctx, def)"
+		msg := "the plugin defines no tools: apply(ctx, config) registered none with ctx.tools.register(def)"
 		if touched != "" {
 			msg += "; it used ctx." + strings.ReplaceAll(touched, " ", ", ctx.") + ", which the stand-in host leaves inert"
 		}
@@ -545,7 +572,11 @@ func (p *Plugin) readDefs(rt *goja.Runtime, touched string) error {
 	}
 	for i := 0; i < n; i++ {
 		t := tools.Get(fmt.Sprint(i)).ToObject(rt)
-		d := toolDef{index: i, name: t.Get("name").String()}
+		name, isStr := t.Get("name").Export().(string)
+		if !isStr {
+			return fmt.Errorf("tool %d registered has no string name (%s)", i+1, stringOf(t.Get("name")))
+		}
+		d := toolDef{index: i, name: name}
 		var err error
 		if d.parameters, err = asJSON(t.Get("parameters")); err != nil {
 			return fmt.Errorf("tool %q: parameters: %w", d.name, err)
@@ -581,9 +612,23 @@ func thrownMessage(err error) string {
 				}
 			}
 		}
-		return ex.Value().String()
+		return stringOf(ex.Value())
 	}
 	return err.Error()
+}
+
+// stringOf is String(v), or a placeholder when v has no string form
+// (goja panics then).
+func stringOf(v goja.Value) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = "(a value with no string form)"
+		}
+	}()
+	if v == nil {
+		return "undefined"
+	}
+	return v.String()
 }
 
 // jsError is a thrown value as an error, with where in the plugin's
@@ -591,7 +636,7 @@ func thrownMessage(err error) string {
 func jsError(err error) error {
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		msg := strings.TrimSpace(ex.Value().String())
+		msg := strings.TrimSpace(stringOf(ex.Value()))
 		if where := sourceAt(err); where != "" {
 			msg += " (at " + where + ")"
 		}
