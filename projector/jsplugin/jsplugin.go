@@ -127,8 +127,8 @@ type Plugin struct {
 	// sandbox): the stand-in answered for them instead.
 	StandIn string
 	program *goja.Program
-	config     string // JSON of the plugin's options
-	defs       []toolDef
+	config  string // JSON of the plugin's options
+	defs    []toolDef
 
 	mu      sync.Mutex
 	idle    []*vm
