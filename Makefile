@@ -4,7 +4,7 @@ BIN     ?= bin/dsh-replay
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
-.PHONY: build install test test-browser bench fuzz lint example pgo record record-check
+.PHONY: build install test test-browser bench fuzz lint example pgo record record-check crosscheck
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -55,3 +55,10 @@ record:
 # Record into a temporary directory and diff against what is committed.
 record-check:
 	./scripts/record.sh --check
+
+# Upstream's own plugins in the sandbox against the Go ports, for DSH and
+# LasmeX: prepares both pinned trees (../shared/upstream/prepare.sh, once)
+# and fails unless every plugin shipping a ported tool loads and every
+# conformance example agrees.
+crosscheck:
+	./scripts/upstream-crosscheck.sh all

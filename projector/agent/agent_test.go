@@ -227,3 +227,15 @@ func TestSubagentInstances(t *testing.T) {
 		t.Error("matcher too broad")
 	}
 }
+
+// TestSubagentForkWording: DSH words a background start "job", LasmeX
+// "task" (the default); "fork": "dsh" selects DSH's, per instance.
+func TestSubagentForkWording(t *testing.T) {
+	r := registry(t, `{"plugins":{"tool-subagent":[{"toolName":"subagent","fork":"dsh"},{"toolName":"subagent_codex"}]}}`)
+	for tool_, want := range map[string]string{"subagent": "started background subagent job j", "subagent_codex": "started background subagent task j"} {
+		got, err := renderText(t, tool(t, r, tool_), `{}`, `{"kind":"background","jobId":"j"}`)
+		if err != nil || got != want {
+			t.Errorf("%s: %q %v, want %q", tool_, got, err, want)
+		}
+	}
+}

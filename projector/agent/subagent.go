@@ -13,6 +13,10 @@ import (
 // loaded once per backend, each instance with its own `toolName` (shipped:
 // subagent, subagent_fork, subagent_codex, subagent_claude_code), so the
 // "tool-subagent" options may be one object or an array of instance objects.
+// The two hosts word a background start differently (LasmeX: "task", DSH:
+// "job"), which the log does not tell apart: LasmeX's is the default, and
+// an option that is this port's own (upstream has no such key), "fork":
+// "dsh", selects DSH's, as plugins["tool-web"].fork does for web_search.
 var subagentOutput = toolkit.MustCompile(`{"oneOf":[
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"background"},"jobId":{"type":"string","required":true}}},
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"continuable"},"subagentId":{"type":"string","required":true}}},
@@ -30,6 +34,7 @@ type subagentInstance struct {
 	toolName    string
 	background  bool
 	continuable bool
+	dsh         bool // DSH's wording
 }
 
 func subagentInstances(cfg projector.Config) []subagentInstance {
@@ -54,6 +59,7 @@ func subagentInstances(cfg projector.Config) []subagentInstance {
 			in.background = v.Bool()
 		}
 		in.continuable = o.Get("backgroundMode").Str() == "continuable"
+		in.dsh = o.Get("fork").Str() == "dsh"
 		if !seen[in.toolName] {
 			seen[in.toolName] = true
 			out = append(out, in)
@@ -95,18 +101,23 @@ func subagentTool(in subagentInstance) *projector.Tool {
 		Name:       in.toolName,
 		Plugin:     "tool-subagent",
 		Parameters: subagentParameters(in),
-		Output:     &projector.Output{Schema: subagentOutput, Render: renderSubagent},
+		Output: &projector.Output{Schema: subagentOutput, Render: func(args, value jsonv.Value) (jsonv.Value, error) {
+			return renderSubagent(args, value, in.dsh)
+		}},
 		// No presenters: UIs draw subagent cards by tool name (fallback generic card).
 	}
 }
 
-func renderSubagent(_, value jsonv.Value) (jsonv.Value, error) {
+func renderSubagent(_, value jsonv.Value, dsh bool) (jsonv.Value, error) {
 	kind, err := prop(value, "kind")
 	if err != nil {
 		return jsonv.Value{}, err
 	}
 	switch {
 	case kind.IsString() && kind.Str() == "background":
+		if dsh {
+			return text("started background subagent job " + str(value.Get("jobId")))
+		}
 		return text("started background subagent task " + str(value.Get("jobId")))
 	case kind.IsString() && kind.Str() == "continuable":
 		return text("started subagent " + str(value.Get("subagentId")))

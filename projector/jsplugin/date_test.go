@@ -181,7 +181,7 @@ const CLOCK_AT_LOAD = [typeof new Date().getTimezoneOffset(), (() => { try { Dat
 export function apply(ctx) {
   ctx.tools.register({ name: 'dates', parameters: { type: 'object' }, output: { schema: {}, render: (args) => {
     if (args.local) return [{ type: 'text', text: String(Date.prototype[args.local].call(new Stamp(0), 1)) }]
-    if (args.clock) return [{ type: 'text', text: String(eval(args.clock)) }]
+    if (args.clock) return [{ type: 'text', text: JSON.stringify(eval(args.clock)) }]
     return [{ type: 'text', text: JSON.stringify({ load: AT_LOAD, call: checks(), local: LOCAL_AT_LOAD, clock: CLOCK_AT_LOAD }) }]
   } } })
 }
@@ -276,5 +276,34 @@ export function apply(ctx) {
 	var f *projector.Failure
 	if !errors.As(err, &f) || !strings.HasSuffix(f.At, "index.js:6:26") {
 		t.Errorf("the throw is at %q (%v), want index.js:6:26", f.At, err)
+	}
+}
+
+// TestClockReadForADeadline: a projector that reads the clock but whose
+// answer does not move with it (a library's deadline that never fires, as
+// jsdiff computes one on every diff) verifies; one whose answer moves is
+// impure, named where it read the clock.
+func TestClockReadForADeadline(t *testing.T) {
+	p, err := loadSource(t, `export function apply(ctx) {
+  ctx.tools.register({ name: 'clocked', parameters: { type: 'object' }, output: { schema: {}, render: (args) => {
+    const deadline = Date.now() + Infinity
+    let n = 0
+    while (Date.now() <= deadline && n < 3) n++
+    if (args.leak) return [{ type: 'text', text: n + ' ' + new Date().getUTCFullYear() }]
+    return [{ type: 'text', text: n + ' ' + (new Date() - new Date()) }]
+  } } })
+}`, projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := p.Tools(projector.Config{})[0]
+	content, err := tool.RunRender(js(`{}`), jsonv.NullValue())
+	if err != nil || content.At(0).Get("text").Str() != "3 0" {
+		t.Errorf("deadline only: %s %v", jsonv.Encode(content), err)
+	}
+	_, err = tool.RunRender(js(`{"leak":true}`), jsonv.NullValue())
+	var f *projector.Failure
+	if !errors.As(err, &f) || f.Class != "impure" || !strings.Contains(f.Message, "reached for Date.now at ") || !strings.Contains(f.Message, "index.js:3:") {
+		t.Errorf("answer moves with the clock: %v", err)
 	}
 }

@@ -7,7 +7,7 @@
   "use strict";
   var impure = g.__dshImpure; // (name) -> throws during projector calls, undefined while loading
   // --- purity traps -------------------------------------------------------
-  var RealDate = g.Date;
+  var RealDate = g.Date, origDateToString = RealDate.prototype.toString;
   var TZ = "depends on the host's time zone", LOCALE = "depends on the host's locale";
   // SafeDate makes genuine Dates (Reflect.construct, so a subclass's
   // instances are its own and every Date method accepts them); only what
@@ -20,10 +20,10 @@
     // constructor, where this is undefined.
     var nt = new.target;
     if (nt === undefined || this === undefined || this === null || Object.getPrototypeOf(this) !== nt.prototype) {
-      impure("Date");
-      return RealDate();
+      impure("Date", TZ);
+      return origDateToString.call(new RealDate(clock("Date")));
     }
-    if (arguments.length === 0) { impure("Date"); }
+    if (arguments.length === 0) { return Reflect.construct(RealDate, [clock("Date")], nt); }
     if (arguments.length > 1) { impure("new Date(year, month, ...)", TZ); }
     return Reflect.construct(RealDate, arguments, nt);
   }
@@ -35,8 +35,17 @@
     Object.defineProperty(SafeDate, k, { value: RealDate[k], writable: true, configurable: true, enumerable: false });
   });
   var realNow = RealDate.now;
+  // The clock: the real one while loading; in a projector call a pinned
+  // instant (Go runs the call again at another one, and only a call whose
+  // answer moves with it is impure: a library may read the clock for a
+  // deadline that never fires, as jsdiff does).
+  var clockNow = g.__dshClock; // (name) -> the pinned instant during a call, undefined while loading
+  function clock(name) {
+    var t = clockNow(name);
+    return t === undefined ? realNow.call(RealDate) : t;
+  }
   Object.defineProperty(SafeDate, "now", { writable: true, configurable: true, enumerable: false,
-    value: function now() { impure("Date.now"); return realNow.call(RealDate); } });
+    value: function now() { return clock("Date.now"); } });
   g.Date = SafeDate;
   // What reads or writes local time, or formats for a locale, moves with
   // the host's TZ and locale in Node, and goja cannot reproduce V8's ICU
@@ -310,8 +319,30 @@
   // stub, as in a deployment that mounts them all; but no code runtime
   // (replay runs no code), for which run_code's schema falls back to its
   // TypeScript flavour as upstream's does when none is mounted.
+  // A service --config describes (services.<name>, e.g. shell's
+  // sandboxMode) answers its options from there, undefined when unset;
+  // its other members are inert.
+  var SERVICE_OPTIONS = { shell: ["sandboxMode"], fs: ["sandboxMode"] };
+  var services = g.__dshServices || {};
+  var configured = {};
+  function configuredService(name) {
+    if (configured[name]) { return configured[name]; }
+    var opts = isRecord(services[name]) ? services[name] : {};
+    var known = SERVICE_OPTIONS[name] || [];
+    configured[name] = new Proxy({}, {
+      get: function (t, key) {
+        if (typeof key === "string" && Object.prototype.hasOwnProperty.call(opts, key)) { return opts[key]; }
+        if (known.indexOf(key) >= 0) { return undefined; }
+        if (key === "then" || typeof key === "symbol") { return undefined; }
+        return inert();
+      }
+    });
+    return configured[name];
+  }
+  function isConfigured(name) { return SERVICE_OPTIONS[name] !== undefined || isRecord(services[name]); }
   function service(name) {
     if (name === "tools") { return toolsService; }
+    if (isConfigured(name)) { return configuredService(name); }
     if (name === "subagents") { return subagentsService; }
     if (name === "agents") { return agentsService; }
     return name === "codeRuntime" ? undefined : inert();
@@ -416,6 +447,7 @@
     ctx = new Proxy(known, {
       get: function (t, key) {
         if (key in t) { return t[key]; }
+        if (typeof key === "string" && isConfigured(key)) { return configuredService(key); }
         if (typeof key === "string" && touched.indexOf(key) < 0) { touched.push(key); }
         return inert();
       }

@@ -46,6 +46,9 @@ var hostJS string
 //go:embed node.js
 var nodeJS string
 
+//go:embed nodemods.js
+var nodeModsJS string
+
 // Deadline bounds one projector or presenter call.
 var Deadline = 2 * time.Second
 
@@ -160,6 +163,11 @@ type vm struct {
 	// not provide (URL, a \p{...} regular expression, ...).
 	unsupported    string
 	unsupportedWhy string // how it falls short, when the sandbox has it
+	// clockAt is the instant the clock reads during the call; clockRead
+	// names the first clock read (Date.now, Date), empty when none.
+	clockAt     float64
+	clockRead   string
+	clockReadAt string // where, in the plugin's source
 }
 
 // Load bundles and loads the plugin at path; cfg supplies its options
@@ -173,7 +181,8 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 		entry = abs
 	}
 	p, v, exported, real, err := load(path, entry, cfg, true)
-	if err != nil && real {
+	var me *moduleError
+	if err != nil && real && errors.As(err, &me) {
 		// Installed host packages that do not run in the sandbox (I/O at
 		// import time, say): the stand-in alone, as for a plugin without
 		// node_modules, and StandIn says why.
@@ -198,14 +207,14 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, v *vm, exported string, real bool, err error) {
 	code, real, err := bundle(entry, installed)
 	if err != nil {
-		return nil, nil, "", real, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, "", real, fmt.Errorf("%s: %w", path, &moduleError{err})
 	}
 	// The bundle's own name sits beside the entry, so that the map's
 	// sources resolve against the entry's directory and a position the map
 	// does not cover (esbuild's helpers) is told apart from the plugin's.
 	prog, err := goja.Compile(filepath.Join(filepath.Dir(entry), bundleName), code, true)
 	if err != nil {
-		return nil, nil, "", real, fmt.Errorf("%s: compiling the bundle: %w", path, err)
+		return nil, nil, "", real, fmt.Errorf("%s: %w", path, &moduleError{fmt.Errorf("compiling the bundle: %w", err)})
 	}
 	p = &Plugin{Path: path, program: prog, max: max(runtime.GOMAXPROCS(0), 1)}
 	p.free = sync.NewCond(&p.mu)
@@ -216,6 +225,13 @@ func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, 
 	}
 	return p, v, exported, real, nil
 }
+
+// moduleError is a failure to bundle or to run the bundle's module code
+// (not the plugin's apply): one the stand-in may get past.
+type moduleError struct{ err error }
+
+func (e *moduleError) Error() string { return e.err.Error() }
+func (e *moduleError) Unwrap() error { return e.err }
 
 // entryPoint picks the file to bundle: the file itself, or in a directory
 // package.json's exports (".": import, module, default, node, require),
@@ -352,7 +368,7 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 				return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-				s := fmt.Sprintf("module.exports = globalThis.__dshNodeStub(%q);", a.Path)
+				s := fmt.Sprintf("module.exports = globalThis.__dshNodeModule(%q);", a.Path)
 				return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-host"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -394,7 +410,7 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 		for _, m := range res.Errors {
 			where := ""
 			if m.Location != nil {
-				where = fmt.Sprintf("%s:%d:%d: ", m.Location.File, m.Location.Line, m.Location.Column)
+				where = fmt.Sprintf("%s:%d:%d: ", m.Location.File, m.Location.Line, m.Location.Column+1) // columns from 1, as editors count
 			}
 			msgs = append(msgs, where+m.Text)
 		}
@@ -467,6 +483,16 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 	})
 	timer := time.AfterFunc(LoadDeadline, func() { rt.Interrupt("load deadline") })
 	defer timer.Stop()
+	rt.Set("__dshClock", func(name string) goja.Value {
+		if !v.calling {
+			return goja.Undefined()
+		}
+		if v.clockRead == "" {
+			v.clockRead, v.clockReadAt = name, framesAt(rt.CaptureCallStack(0, nil))
+		}
+		return rt.ToValue(v.clockAt)
+	})
+	rt.Set("__dshServices", toJS(rt, cfg.Services))
 	rt.Set("__dshUnsupported", func(feature, why string) goja.Value {
 		if !v.calling {
 			return goja.Undefined()
@@ -477,13 +503,13 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 		panic(rt.NewGoError(fmt.Errorf("%s is not available in dsh-replay's JavaScript sandbox", feature)))
 	})
 	installNatives(rt)
-	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}} {
+	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}, {"dsh-replay/nodemods.js", nodeModsJS}} {
 		if _, err := rt.RunScript(js.name, js.src); err != nil {
 			return nil, "", fmt.Errorf("starting the stand-in host (%s): %w", js.name, err)
 		}
 	}
 	if _, err := rt.RunProgram(p.program); err != nil {
-		return nil, "", fmt.Errorf("running the bundle: %w", jsError(err))
+		return nil, "", &moduleError{fmt.Errorf("running the bundle: %w", jsError(err))}
 	}
 	mod := rt.Get("__dshPlugin")
 	if mod == nil || goja.IsUndefined(mod) || goja.IsNull(mod) {
@@ -688,7 +714,62 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	}
 	defer p.put(v)
 	rt := v.rt
+	out, bad, err := v.run(d, which, args, second, clockA)
+	if err == nil && v.clockRead != "" {
+		// It read the clock: run it again at another instant, and only an
+		// answer that moved is impure.
+		read, at := v.clockRead, v.clockReadAt
+		out2, bad2, err2 := v.run(d, which, args, second, clockB)
+		if err2 != nil || bad2 != bad || jsonv.Encode(out2) != jsonv.Encode(out) || out2.IsDefined() != out.IsDefined() {
+			if err2 != nil && !isClockFree(err2) {
+				return jsonv.Value{}, err2
+			}
+			return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: read, At: at, Why: "its answer depends on"}
+		}
+	}
+	if err != nil {
+		return jsonv.Value{}, err
+	}
+	// A number of the input goja writes wrongly, found in the output's
+	// text: the digits are goja's, not what Node would have written.
+	if out.IsDefined() {
+		if ms := misprints(rt, second, misprints(rt, args, nil)); len(ms) > 0 {
+			if m, ok := printed(out, ms); ok {
+				return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which,
+					Feature: "the number " + m.Right + " in text", Why: "goja writes as " + m.Wrong + " where V8 writes " + m.Right}
+			}
+		}
+	}
+	if bad && which == "finalizeContent" {
+		// Upstream turns the outcome into an error result.
+		return jsonv.Value{}, &projector.Throw{Message: "finalizeContent returned non-lossless content"}
+	}
+	// Not lossless JSON reads as undefined, which the contract reports as
+	// "returned non-lossless JSON" for render and presentationMeta.
+	return out, nil
+}
+
+// The instants the clock reads in a projector call (2026-01-01T00:00:00Z,
+// and 400 days and 12.345 s later).
+const (
+	clockA = 1767225600000
+	clockB = clockA + 400*86400000 + 12345
+)
+
+// isClockFree reports whether a second run's failure is one of the traps
+// (which the first run would have met too): anything else is returned.
+func isClockFree(err error) bool {
+	var te *TimeoutError
+	var ie *ImpureError
+	var ue *UnsupportedError
+	return !errors.As(err, &te) && !errors.As(err, &ie) && !errors.As(err, &ue)
+}
+
+// run makes one projector call with the clock at the given instant.
+func (v *vm) run(d *toolDef, which string, args, second jsonv.Value, at float64) (jsonv.Value, bool, error) {
+	rt := v.rt
 	v.calling, v.impure, v.impureWhy, v.unsupported, v.unsupportedWhy = true, "", "", "", ""
+	v.clockAt, v.clockRead = at, ""
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(Deadline, func() { timedOut.Store(true); rt.Interrupt("deadline") })
 	secondJS := goja.Null()
@@ -708,31 +789,15 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	v.calling = false
 	switch {
 	case v.impure != "":
-		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
+		return jsonv.Value{}, false, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
 	case v.unsupported != "":
-		return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, Why: v.unsupportedWhy, At: sourceAt(err)}
+		return jsonv.Value{}, false, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, Why: v.unsupportedWhy, At: sourceAt(err)}
 	case timedOut.Load():
-		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
+		return jsonv.Value{}, false, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
 	case err != nil:
-		return jsonv.Value{}, &projector.Throw{Message: thrownMessage(err), At: sourceAt(err)}
+		return jsonv.Value{}, false, &projector.Throw{Message: thrownMessage(err), At: sourceAt(err)}
 	}
-	// A number of the input goja writes wrongly, found in the output's
-	// text: the digits are goja's, not what Node would have written.
-	if out.IsDefined() {
-		if ms := misprints(rt, second, misprints(rt, args, nil)); len(ms) > 0 {
-			if m, ok := printed(out, ms); ok {
-				return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which,
-					Feature: "the number " + m.Right + " in text", Why: "goja writes as " + m.Wrong + " where V8 writes " + m.Right}
-			}
-		}
-	}
-	if bad && which == "finalizeContent" {
-		// Upstream turns the outcome into an error result.
-		return jsonv.Value{}, &projector.Throw{Message: "finalizeContent returned non-lossless content"}
-	}
-	// Not lossless JSON reads as undefined, which the contract reports as
-	// "returned non-lossless JSON" for render and presentationMeta.
-	return out, nil
+	return out, bad, nil
 }
 
 // result reads __dshCall's answer: the value (undefined for undefined),
@@ -854,7 +919,12 @@ func sourceAt(err error) string {
 	if !errors.As(err, &st) {
 		return ""
 	}
-	for _, f := range st.Stack() {
+	return framesAt(st.Stack())
+}
+
+// framesAt is sourceAt for a captured call stack.
+func framesAt(frames []goja.StackFrame) string {
+	for _, f := range frames {
 		p := f.Position()
 		if p.Filename == "" || p.Line == 0 || strings.HasPrefix(p.Filename, "dsh-") {
 			continue
