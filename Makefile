@@ -56,9 +56,10 @@ record:
 record-check:
 	./scripts/record.sh --check
 
-# Upstream's own plugins in the sandbox against the Go ports, for DSH and
-# LasmeX: prepares both pinned trees (../shared/upstream/prepare.sh, once)
-# and fails unless every plugin shipping a ported tool loads and every
-# conformance example agrees.
+# Upstream's own plugins in the sandbox against the Go ports and the
+# recorded sessions, for DSH and LasmeX: prepares both pinned trees
+# (../shared/upstream/prepare.sh, once) and fails unless every plugin
+# shipping a ported tool loads, every conformance example agrees and every
+# recorded call verifies through them.
 crosscheck:
 	./scripts/upstream-crosscheck.sh all

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Loads upstream's own first-party tool plugins through --plugin's sandbox
-# and holds their projectors and presenters to the Go ports on the worked
-# conformance vectors (TestUpstreamCrossCheck), for DSH and LasmeX.
+# Loads upstream's own first-party tool plugins through --plugin's sandbox,
+# holds their projectors and presenters to the Go ports on the worked
+# conformance vectors (TestUpstreamCrossCheck), and verifies the recorded
+# sessions through them (TestVerifyRecordedWithUpstreamPlugins), for DSH and
+# LasmeX.
 #
 #   scripts/upstream-crosscheck.sh [dsh|lasmex|all] [TREE]
 #
@@ -33,8 +35,8 @@ for host in "${hosts[@]}"; do
   fi
   echo "== $host: $dir" >&2
   out=$(mktemp)
-  if DSH_REPLAY_UPSTREAM=$dir go test -count=1 -run '^TestUpstreamCrossCheck$' -v ./projector/jsplugin >"$out" 2>&1; then
-    grep '^upstream plugins:' "$out" | head -n 1
+  if DSH_REPLAY_UPSTREAM=$dir go test -count=1 -run '^(TestUpstreamCrossCheck|TestVerifyRecordedWithUpstreamPlugins)$' -v ./projector/jsplugin ./cmd >"$out" 2>&1; then
+    grep -E '^(upstream plugins|recorded sessions)' "$out"
   else
     cat "$out"
     status=1

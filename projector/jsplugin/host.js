@@ -345,6 +345,7 @@
     if (isConfigured(name)) { return configuredService(name); }
     if (name === "subagents") { return subagentsService; }
     if (name === "agents") { return agentsService; }
+    if (name === "jobs") { return jobsService; }
     return name === "codeRuntime" ? undefined : inert();
   }
   // As Cordis: a plugin is a function or an object with apply; its callback
@@ -396,6 +397,14 @@
   }, {
     get: function (t, key) { return key in t ? t[key] : inert(); }
   });
+  // ctx.jobs knows no job (replay runs none): a finalizer asking for a job's
+  // outputLimitBytes (set only by background terminal sends) finds none.
+  var jobsService = new Proxy({
+    list: function () { return []; },
+    get: function () { return undefined; }
+  }, {
+    get: function (t, key) { return key in t ? t[key] : inert(); }
+  });
   // ctx.agents runs what a plugin asks to run outside the current initiator.
   var agentsService = new Proxy({
     withoutInitiator: function (fn) { return fn(); }
@@ -427,6 +436,7 @@
       tools: toolsService,
       subagents: subagentsService,
       agents: agentsService,
+      jobs: jobsService,
       get: service,
       plugin: function (child, config) { applyPlugin(child, config, makeContext(agent)); return { dispose: noop }; },
       inject: function (deps, fn) { applyPlugin({ inject: deps, apply: fn }, undefined, ctx); return disposer(); },
