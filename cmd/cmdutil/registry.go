@@ -51,7 +51,8 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 	for _, path := range plugins {
 		p, err := jsplugin.Load(path, cfg)
 		if err != nil {
-			return nil, nil, Cannot(fmt.Errorf("--plugin %s: %w", path, err))
+			// The error starts with the plugin's path.
+			return nil, nil, Cannot(fmt.Errorf("--plugin %w", err))
 		}
 		for _, t := range p.Tools(cfg) {
 			replaced, err := reg.Replace(t)

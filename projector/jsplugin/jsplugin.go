@@ -55,6 +55,9 @@ var nodeModsJS string
 // a loaded machine.
 var Deadline = 10 * time.Second
 
+// maxCallStack bounds a runtime's call depth.
+const maxCallStack = 20000
+
 // LoadDeadline bounds bundling's output evaluation and apply().
 var LoadDeadline = 10 * time.Second
 
@@ -178,6 +181,9 @@ type vm struct {
 func Load(path string, cfg projector.Config) (*Plugin, error) {
 	entry, err := entryPoint(path)
 	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file or directory", path)
+		}
 		return nil, err
 	}
 	if abs, err := filepath.Abs(entry); err == nil {
@@ -328,6 +334,24 @@ type resolving struct{}
 // that is not, or every one when installed is false, is the stand-in
 // alone. real reports whether an installed host package was bundled.
 func bundle(entry string, installed bool) (code string, real bool, err error) {
+	dir := cacheDir()
+	key := cacheKey(entry, installed)
+	if dir != "" {
+		if code, real, ok := cachedBundle(dir, key, entry); ok {
+			return code, real, nil
+		}
+	}
+	code, real, inputs, err := build(entry, installed)
+	if err == nil && dir != "" {
+		storeBundle(dir, key, entry, code, real, inputs)
+	}
+	return code, real, err
+}
+
+// build runs esbuild (bundle without the cache); inputs are the files it
+// read.
+func build(entry string, installed bool) (code string, real bool, inputs []string, err error) {
+	builds.Add(1)
 	stubs := api.Plugin{
 		Name: "dsh-replay-sandbox",
 		Setup: func(b api.PluginBuild) {
@@ -407,6 +431,7 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 		AbsWorkingDir:  filepath.Dir(entry),
 		Plugins:        []api.Plugin{stubs},
 		LogLevel:       api.LogLevelSilent,
+		Metafile:       true,
 	})
 	if len(res.Errors) > 0 {
 		var msgs []string
@@ -417,12 +442,12 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 			}
 			msgs = append(msgs, where+m.Text)
 		}
-		return "", real, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
+		return "", real, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
 	}
 	if len(res.OutputFiles) == 0 {
-		return "", real, errors.New("bundling produced no output")
+		return "", real, nil, errors.New("bundling produced no output")
 	}
-	return string(res.OutputFiles[0].Contents), real, nil
+	return string(res.OutputFiles[0].Contents), real, metafileInputs(res.Metafile, filepath.Dir(entry)), nil
 }
 
 var (
@@ -462,6 +487,19 @@ func loaderFor(path string) api.Loader {
 	return api.LoaderJS
 }
 
+// standIn is the stand-in host's scripts, compiled once for every runtime.
+var standIn = sync.OnceValues(func() ([]*goja.Program, error) {
+	var out []*goja.Program
+	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}, {"dsh-replay/nodemods.js", nodeModsJS}} {
+		prog, err := goja.Compile(js.name, js.src, true)
+		if err != nil {
+			return nil, fmt.Errorf("compiling the stand-in host (%s): %w", js.name, err)
+		}
+		out = append(out, prog)
+	}
+	return out, nil
+})
+
 // newVM makes a runtime with the host, runs the bundle and apply(ctx,
 // config), and (for the first runtime) reads the tool definitions.
 func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error) {
@@ -475,6 +513,9 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 	v = &vm{rt: goja.New()}
 	rt := v.rt
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
+	// A runaway recursion stops here rather than exhausting memory (V8
+	// stops near 11,000 frames of a small function).
+	rt.SetMaxCallStackSize(maxCallStack)
 	rt.Set("__dshImpure", func(name, why string) goja.Value {
 		if !v.calling {
 			return goja.Undefined()
@@ -509,9 +550,13 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 		panic(rt.NewGoError(fmt.Errorf("%s is not available in dsh-replay's JavaScript sandbox", feature)))
 	})
 	installNatives(rt)
-	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}, {"dsh-replay/nodemods.js", nodeModsJS}} {
-		if _, err := rt.RunScript(js.name, js.src); err != nil {
-			return nil, "", fmt.Errorf("starting the stand-in host (%s): %w", js.name, err)
+	progs, err := standIn()
+	if err != nil {
+		return nil, "", err
+	}
+	for _, prog := range progs {
+		if _, err := rt.RunProgram(prog); err != nil {
+			return nil, "", fmt.Errorf("starting the stand-in host: %w", err)
 		}
 	}
 	if _, err := rt.RunProgram(p.program); err != nil {
@@ -666,6 +711,22 @@ func stringOf(v goja.Value) (s string) {
 // jsError is a thrown value as an error, with where in the plugin's
 // sources (or its dependencies') it was thrown, when known.
 func jsError(err error) error {
+	var stopped *goja.InterruptedError
+	if errors.As(err, &stopped) {
+		msg := fmt.Sprintf("did not finish within %v and was stopped", LoadDeadline)
+		if where := sourceAt(err); where != "" {
+			msg += " at " + where
+		}
+		return errors.New(msg)
+	}
+	var overflow *goja.StackOverflowError
+	if errors.As(err, &overflow) {
+		msg := "overflowed the stack"
+		if where := sourceAt(err); where != "" {
+			msg += " at " + where
+		}
+		return errors.New(msg)
+	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
 		msg := strings.TrimSpace(stringOf(ex.Value()))
@@ -844,7 +905,12 @@ func (v *vm) run(d *toolDef, which string, args, second jsonv.Value, at float64)
 	case timedOut:
 		return jsonv.Value{}, false, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
 	case err != nil:
-		return jsonv.Value{}, false, &projector.Throw{Message: thrownMessage(err), At: sourceAt(err)}
+		msg := thrownMessage(err)
+		var overflow *goja.StackOverflowError
+		if errors.As(err, &overflow) {
+			msg = "Maximum call stack size exceeded" // V8's RangeError
+		}
+		return jsonv.Value{}, false, &projector.Throw{Message: msg, At: sourceAt(err)}
 	}
 	return out, bad, nil
 }

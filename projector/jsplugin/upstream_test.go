@@ -19,7 +19,7 @@ import (
 // upstreamTree is the prepared upstream checkout DSH_REPLAY_UPSTREAM names
 // (the test is skipped, saying so, when it is unset or absent; a directory
 // that is not a tree fails).
-func upstreamTree(t *testing.T) string {
+func upstreamTree(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv("DSH_REPLAY_UPSTREAM")
 	if dir == "" {
@@ -41,7 +41,7 @@ func upstreamTree(t *testing.T) string {
 // (no defaults for these), the Go ports reading the same; for DSH's tree
 // the ports are pinned to DSH where the hosts differ (web_search's
 // arguments, a background subagent's wording).
-func upstreamConfig(t *testing.T, tree string) projector.Config {
+func upstreamConfig(t testing.TB, tree string) projector.Config {
 	t.Helper()
 	plugins := jsonv.MustParse(`{
   "tool-fs-search": {"sampleOverCapGlobResults": true},
@@ -58,7 +58,7 @@ func upstreamConfig(t *testing.T, tree string) projector.Config {
 }
 
 // upstreamHost is "dsh" or "lasmex", from the tree's root package.
-func upstreamHost(t *testing.T, tree string) string {
+func upstreamHost(t testing.TB, tree string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(tree, "package.json"))
 	if err != nil {
@@ -72,7 +72,7 @@ func upstreamHost(t *testing.T, tree string) string {
 
 // portedPlugins are the upstream package directories that ship a tool the
 // Go ports cover, by the plugin names the ports carry.
-func portedPlugins(t *testing.T, tree string, reg *projector.Registry) []string {
+func portedPlugins(t testing.TB, tree string, reg *projector.Registry) []string {
 	t.Helper()
 	ported := map[string]bool{}
 	for _, tool := range reg.Tools() {
@@ -102,7 +102,7 @@ func portedPlugins(t *testing.T, tree string, reg *projector.Registry) []string 
 // public src/ subpath) when the start request carries an output schema.
 // A two-line plugin does what that window does, importing it from the
 // tree through a node_modules link.
-func loadUpstream(t *testing.T, dir string, cfg projector.Config) (*jsplugin.Plugin, error) {
+func loadUpstream(t testing.TB, dir string, cfg projector.Config) (*jsplugin.Plugin, error) {
 	t.Helper()
 	if filepath.Base(dir) != "subagent-in-process-driver" {
 		return jsplugin.Load(dir, cfg)
