@@ -43,6 +43,10 @@ type Call struct {
 	// The dsh-replay value extension (inline in the event or from the sidecar).
 	Value           jsonv.Value // undefined when absent
 	ContentReplaced bool
+	// Host is the harness that wrote the log as far as it says ("dsh",
+	// "lasmex"), from the default identity line of the last system prompt
+	// before the call; "" when unknown.
+	Host string
 	// ValueUnrecordable is why the recorder wrote no value for a successful
 	// call (a sidecar line {"callId", "unrecordable": "NaN at /x"}); the call
 	// is checked by its presenters only.
@@ -100,6 +104,7 @@ type Notice struct {
 // Summary counts what one log held.
 type Summary struct {
 	File            string
+	Host            string // see Call.Host: the first one the log shows
 	Events          int // logical events after expanding packed rows
 	Records         int // physical records (lines after the header)
 	Calls           int // top-level calls

@@ -58,6 +58,8 @@ type record struct {
 	replace   bool // surfaceOp is a replace op
 	appendOp  bool // surfaceOp is "append"
 	data      jsonv.Value
+	// host is the harness a request/header's system prompt names.
+	host string
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -335,6 +337,8 @@ func decodeEvent(line []byte, rec *record) {
 				r.Skip()
 			case rec.typ == "assistant/chunk":
 				rec.toolChunk = toolChunkID(r.RawValue())
+			case rec.typ == "request/header":
+				rec.host = HostOfSystemPrompt(r.RawValue())
 			case needsData(rec.typ):
 				rec.data = decodeData(&r, rec.typ, rec.eager)
 			default:
@@ -803,6 +807,25 @@ func chunkCallID(r *jsonv.ObjectReader, want string) string {
 		return id
 	case want == "tool-call-delta" && typ == "block-end":
 		return id
+	}
+	return ""
+}
+
+// The hosts' default identity lines (system-prompt's first section); LasmeX
+// lets a deployment replace its own, so its absence proves nothing.
+var (
+	dshIdentity    = []byte(`You are an AI agent powered by DeepSeek Harness.`)
+	lasmexIdentity = []byte(`You are an AI agent powered by LasmeX.`)
+)
+
+// HostOfSystemPrompt is the host a request header's raw JSON names through
+// its default identity line: "dsh", "lasmex" or "".
+func HostOfSystemPrompt(raw []byte) string {
+	switch {
+	case bytes.Contains(raw, dshIdentity):
+		return "dsh"
+	case bytes.Contains(raw, lasmexIdentity):
+		return "lasmex"
 	}
 	return ""
 }

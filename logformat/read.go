@@ -133,6 +133,7 @@ func asSourceError(err error, se **sourceError) bool { return errors.As(err, se)
 // reader is the state of reading one log.
 type reader struct {
 	file string
+	host string // the host the latest request header names
 	opts Options
 	fn   func(*Call) error
 	sum  Summary

@@ -371,3 +371,30 @@ func TestJobsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestHostDetection: the default identity line of a request header's system
+// prompt names the host; a log without one leaves it unknown.
+func TestHostDetection(t *testing.T) {
+	for _, c := range []struct{ path, want string }{
+		{"../testdata/recorded/dsh/todo/session.jsonl", "dsh"},
+		{"../testdata/recorded/lasmex/todo/session.jsonl", "lasmex"},
+		{"../testdata/example/session.jsonl", ""},
+	} {
+		calls, s, err := readAll(t, c.path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Host != c.want || len(calls) == 0 || calls[0].Host != c.want {
+			t.Errorf("%s: summary host %q, call host %q; want %q", c.path, s.Host, calls[0].Host, c.want)
+		}
+	}
+	for _, c := range []struct{ raw, want string }{
+		{`{"header":{"system":"You are an AI agent powered by DeepSeek Harness.\n\nUse"}}`, "dsh"},
+		{`{"header":{"system":"You are an AI agent powered by LasmeX."}}`, "lasmex"},
+		{`{"header":{"system":"{{system}}"}}`, ""},
+	} {
+		if got := HostOfSystemPrompt([]byte(c.raw)); got != c.want {
+			t.Errorf("HostOfSystemPrompt(%s) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}

@@ -14,7 +14,13 @@ import (
 type Config struct {
 	Plugins  jsonv.Value
 	Services jsonv.Value
+	// Host pins the harness whose tool definitions apply where the two hosts
+	// differ ("dsh", "lasmex"); "" lets each log say (logformat.Call.Host).
+	Host string
 }
+
+// Hosts are the values of Config.Host.
+var Hosts = []string{"dsh", "lasmex"}
 
 // Plugin is the option object of one plugin (undefined when not configured).
 func (c Config) Plugin(name string) jsonv.Value { return c.Plugins.Get(name) }
@@ -67,8 +73,12 @@ func ParseConfig(data []byte) (Config, error) {
 			if !m.Value.IsObject() {
 				return Config{}, fmt.Errorf("configuration %q must be an object", m.Key)
 			}
+		case "host":
+			if !m.Value.IsString() || (m.Value.Str() != "dsh" && m.Value.Str() != "lasmex") {
+				return Config{}, fmt.Errorf(`configuration "host" must be "dsh" or "lasmex", got %s`, jsonv.Short(m.Value, 40))
+			}
 		default:
-			return Config{}, fmt.Errorf("configuration has unknown key %q (want plugins, services)", m.Key)
+			return Config{}, fmt.Errorf("configuration has unknown key %q (want plugins, services, host)", m.Key)
 		}
 	}
 	plugins := jsonv.Obj()
@@ -76,7 +86,7 @@ func ParseConfig(data []byte) (Config, error) {
 		name := strings.TrimPrefix(strings.TrimPrefix(m.Key, "dsh-"), "lasmex-")
 		plugins = plugins.With(name, m.Value)
 	}
-	return Config{Plugins: plugins, Services: v.Get("services")}, nil
+	return Config{Plugins: plugins, Services: v.Get("services"), Host: v.Get("host").Str()}, nil
 }
 
 // LoadConfig reads --config FILE; an empty path is the shipped defaults.

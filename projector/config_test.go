@@ -22,7 +22,8 @@ func TestParseConfig(t *testing.T) {
 		{`{"services":{"shell":{"sandboxMode":"read-only"}}}`, `{}`, false},
 		{`[]`, `configuration must be a JSON object`, true},
 		{`{"plugins":[]}`, `configuration "plugins" must be an object`, true},
-		{`{"plugin":{}}`, `configuration has unknown key "plugin" (want plugins, services)`, true},
+		{`{"plugin":{}}`, `configuration has unknown key "plugin" (want plugins, services, host)`, true},
+		{`{"host":"other"}`, `configuration "host" must be "dsh" or "lasmex", got "other"`, true},
 		{`{"plugins":`, `unexpected`, true},
 	}
 	for _, c := range cases {

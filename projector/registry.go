@@ -20,6 +20,11 @@ type Registry struct {
 	Variants []Variant
 	tools    map[string]*Tool
 	matchers []Matcher
+	// hostTools are each host's own definitions of the tools the two hosts
+	// define differently, used for a log that names its host when the
+	// configuration does not pin one (Config.Host).
+	hostTools    map[string]map[string]*Tool
+	hostMatchers map[string][]Matcher
 
 	// dynamic caches matcher results (nil = no match) so a dynamic tool is
 	// compiled once and lookups are safe from parallel replay workers.
@@ -122,8 +127,56 @@ func (r *Registry) Replace(t *Tool) (bool, error) {
 		}
 	}
 	r.tools[t.Name] = t
+	for _, m := range r.hostTools {
+		delete(m, t.Name) // a plugin's definition is the deployment's, whatever the host
+	}
 	r.mu.Lock()
 	delete(r.dynamic, t.Name)
 	r.mu.Unlock()
 	return had, nil
+}
+
+// AddHostTool registers host's own definition of a tool whose definition
+// differs between the hosts (see LookupFor).
+func (r *Registry) AddHostTool(host string, t *Tool) error {
+	if err := t.compile(); err != nil {
+		return fmt.Errorf("tool %q (%s): %w", t.Name, host, err)
+	}
+	if r.hostTools == nil {
+		r.hostTools = map[string]map[string]*Tool{}
+	}
+	if r.hostTools[host] == nil {
+		r.hostTools[host] = map[string]*Tool{}
+	}
+	r.hostTools[host][t.Name] = t
+	return nil
+}
+
+// LookupFor is Lookup for a call from a log written by host ("" when the
+// log does not say): that host's own definition where the hosts differ,
+// unless the configuration pins the host.
+func (r *Registry) LookupFor(name, host string) *Tool {
+	if host != "" && r.Config.Host == "" {
+		if t := r.hostTools[host][name]; t != nil {
+			return t
+		}
+		if _, static := r.tools[name]; !static && len(r.hostMatchers[host]) > 0 {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			for _, m := range r.hostMatchers[host] {
+				if t := m(name); t != nil && (t.compiled != nil || t.compile() == nil) {
+					return t
+				}
+			}
+		}
+	}
+	return r.Lookup(name)
+}
+
+// AddHostMatcher is AddMatcher for host's own definitions of dynamic names.
+func (r *Registry) AddHostMatcher(host string, m Matcher) {
+	if r.hostMatchers == nil {
+		r.hostMatchers = map[string][]Matcher{}
+	}
+	r.hostMatchers[host] = append(r.hostMatchers[host], m)
 }

@@ -25,9 +25,9 @@ type Variant struct {
 // PresenterTool is the definition whose presenters draw a call of that
 // name with args: the registry's, or the other host's when only that one
 // accepts the arguments (see Variant.Fork); nil for an unknown tool.
-func (r *Registry) PresenterTool(name string, args jsonv.Value) *Tool {
-	t := r.Lookup(name)
-	if t == nil || len(t.Declines(args)) == 0 {
+func (r *Registry) PresenterTool(name, host string, args jsonv.Value) *Tool {
+	t := r.LookupFor(name, host)
+	if t == nil || len(t.Declines(args)) == 0 || host != "" {
 		return t
 	}
 	if alt := r.ForkFor(name, args); alt != nil {
@@ -79,7 +79,13 @@ func (c Config) WithPlugin(plugin string, opts jsonv.Value) Config {
 	if !p.IsObject() {
 		p = jsonv.Obj()
 	}
-	return Config{Plugins: p.With(plugin, opts), Services: c.Services}
+	return Config{Plugins: p.With(plugin, opts), Services: c.Services, Host: c.Host}
+}
+
+// WithHost is the configuration with Host set.
+func (c Config) WithHost(host string) Config {
+	c.Host = host
+	return c
 }
 
 // NewVariant compiles the tools of a variant.

@@ -303,7 +303,7 @@ func (g *goldenRun) reRecord(c *logformat.Call, p *logPlan) {
 	pr := func(fail bool, format string, args ...any) {
 		p.problems = append(p.problems, problem{callID: c.CallID, tool: c.Name, line: c.Line, fail: fail, msg: fmt.Sprintf(format, args...)})
 	}
-	tool := g.reg.Lookup(c.Name)
+	tool := g.reg.LookupFor(c.Name, c.Host)
 	if tool == nil || tool.Output == nil {
 		pr(false, "no Go port of tool %q: not re-recorded", c.Name)
 		return

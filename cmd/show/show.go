@@ -396,11 +396,10 @@ type views struct {
 
 func (s *shower) present(c *logformat.Call) views {
 	var v views
-	tool := s.reg.Lookup(c.Name)
+	tool := s.reg.PresenterTool(c.Name, c.Host, c.Arguments)
 	if tool == nil || c.ArgumentsError != "" || c.Arguments.IsUndefined() {
 		return v
 	}
-	tool = s.reg.PresenterTool(c.Name, c.Arguments)
 	if viol := tool.Declines(c.Arguments); len(viol) > 0 {
 		s.noteDeclined(c, viol[0].Message)
 	}

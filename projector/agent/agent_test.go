@@ -227,3 +227,30 @@ func TestSubagentInstances(t *testing.T) {
 		t.Error("matcher too broad")
 	}
 }
+
+// TestSubagentHosts: DSH calls a background subagent run a job, LasmeX a
+// task; a log names its host (LookupFor), or --config pins one.
+func TestSubagentHosts(t *testing.T) {
+	r := registry(t, "")
+	value := `{"kind":"background","jobId":"j"}`
+	for _, c := range []struct{ name, host, want string }{
+		{"subagent", "", "started background subagent task j"},
+		{"subagent", "lasmex", "started background subagent task j"},
+		{"subagent", "dsh", "started background subagent job j"},
+		{"subagent_codex", "dsh", "started background subagent job j"},
+		{"subagent_codex", "", "started background subagent task j"},
+	} {
+		tl := r.LookupFor(c.name, c.host)
+		if tl == nil {
+			t.Fatalf("%s for %q: not found", c.name, c.host)
+		}
+		got, err := renderText(t, tl, `{}`, value)
+		if err != nil || got != c.want {
+			t.Errorf("%s for %q: %q, %v; want %q", c.name, c.host, got, err, c.want)
+		}
+	}
+	pinned := registry(t, `{"host":"dsh"}`)
+	if got, _ := renderText(t, pinned.LookupFor("subagent", "lasmex"), `{}`, value); got != "started background subagent job j" {
+		t.Errorf("--config host dsh: %q", got)
+	}
+}

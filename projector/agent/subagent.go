@@ -30,6 +30,7 @@ type subagentInstance struct {
 	toolName    string
 	background  bool
 	continuable bool
+	host        string // "dsh" for DSH's wording (see renderSubagent)
 }
 
 func subagentInstances(cfg projector.Config) []subagentInstance {
@@ -95,19 +96,29 @@ func subagentTool(in subagentInstance) *projector.Tool {
 		Name:       in.toolName,
 		Plugin:     "tool-subagent",
 		Parameters: subagentParameters(in),
-		Output:     &projector.Output{Schema: subagentOutput, Render: renderSubagent},
+		Output:     &projector.Output{Schema: subagentOutput, Render: renderSubagent(in.host)},
 		// No presenters: UIs draw subagent cards by tool name (fallback generic card).
 	}
 }
 
-func renderSubagent(_, value jsonv.Value) (jsonv.Value, error) {
+// renderSubagent is tool-subagent's render; DSH calls a background run a
+// job, LasmeX a task.
+func renderSubagent(host string) func(_, value jsonv.Value) (jsonv.Value, error) {
+	started := "started background subagent task "
+	if host == "dsh" {
+		started = "started background subagent job "
+	}
+	return func(args, value jsonv.Value) (jsonv.Value, error) { return renderSubagentWith(started, value) }
+}
+
+func renderSubagentWith(started string, value jsonv.Value) (jsonv.Value, error) {
 	kind, err := prop(value, "kind")
 	if err != nil {
 		return jsonv.Value{}, err
 	}
 	switch {
 	case kind.IsString() && kind.Str() == "background":
-		return text("started background subagent task " + str(value.Get("jobId")))
+		return text(started + str(value.Get("jobId")))
 	case kind.IsString() && kind.Str() == "continuable":
 		return text("started subagent " + str(value.Get("subagentId")))
 	}
@@ -131,6 +142,7 @@ func renderSubagent(_, value jsonv.Value) (jsonv.Value, error) {
 func subagentTools(cfg projector.Config) ([]*projector.Tool, projector.Matcher) {
 	var tools []*projector.Tool
 	for _, in := range subagentInstances(cfg) {
+		in.host = cfg.Host
 		tools = append(tools, subagentTool(in))
 	}
 	// Presets add provider-bound instances (subagent_codex, subagent_claude_code,
@@ -144,7 +156,7 @@ func subagentTools(cfg projector.Config) ([]*projector.Tool, projector.Matcher) 
 		if t, ok := cache.Load(name); ok {
 			return t.(*projector.Tool)
 		}
-		t, _ := cache.LoadOrStore(name, subagentTool(subagentInstance{toolName: name, background: true}))
+		t, _ := cache.LoadOrStore(name, subagentTool(subagentInstance{toolName: name, background: true, host: cfg.Host}))
 		return t.(*projector.Tool)
 	}
 	return tools, matcher
