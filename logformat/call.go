@@ -105,10 +105,10 @@ type Notice struct {
 type Summary struct {
 	File            string
 	Host            string // see Call.Host: the first one the log shows
-	Events          int // logical events after expanding packed rows
-	Records         int // physical records (lines after the header)
-	Calls           int // top-level calls
-	Results         int // append-origin tool/result events
+	Events          int    // logical events after expanding packed rows
+	Records         int    // physical records (lines after the header)
+	Calls           int    // top-level calls
+	Results         int    // append-origin tool/result events
 	ResultsWithMeta int
 	ResultsWithErr  int // results carrying an error {name, code}
 	ErrorResults    int // results with isError true

@@ -36,7 +36,7 @@ func TestHostVectors(t *testing.T) {
 		for line := 1; sc.Scan(); line++ {
 			v := jsonv.MustParse(sc.Text())
 			for name, tool := range map[string]*projector.Tool{
-				"named": auto.LookupFor(v.Get("tool").Str(), host),
+				"named":  auto.LookupFor(v.Get("tool").Str(), host),
 				"pinned": pinned.LookupFor(v.Get("tool").Str(), ""),
 			} {
 				where := host + ".jsonl:" + itoa(line) + " " + v.Get("tool").Str() + " (" + name + ")"
