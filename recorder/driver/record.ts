@@ -87,8 +87,13 @@ async function run(s: Scenario): Promise<void> {
   const entries = script(mock, s.steps(env))
   const expected = entries.length
   const adapter = new mock.MockAdapter(entries)
+  if (s.images) {
+    const resolve = adapter.resolveModel.bind(adapter)
+    adapter.resolveModel = async (provider: string, model: string) => ({ ...await resolve(provider, model), inputModalities: ['text', 'image'] })
+  }
   ctx.llm.registerAdapter(['mock'], adapter)
   const agent = ctx.agentLoop.create(SessionId(`${host}-${s.name}`), { provider: 'mock', model: 'mock' })
+  await s.start?.(env, agent)
   for (const text of s.prompts ?? ['go']) {
     const idle = new Promise<void>((resolve) => {
       const dispose = ctx.on('agent/status', ({ agent: subject, status }: any) => {
