@@ -60,7 +60,7 @@ func TestRecorderPlugin(t *testing.T) {
 	}
 	out := t.TempDir()
 	node(t, tree, path, filepath.Join(driver, "record.ts"), "--host", "dsh", "--tree", tree, "--out", out,
-		"--base", t.TempDir(), "--only", "code-mode")
+		"--base", t.TempDir(), "--port", "0", "--only", "code-mode")
 	log := filepath.Join(out, "dsh", "code-mode", "session.jsonl")
 	if !fileExists(filepath.Join(out, "dsh", "code-mode", "session.values.jsonl")) {
 		t.Fatal("the plugin wrote no sidecar")

@@ -194,9 +194,10 @@ function parallel(mock: any, list: [string, string, object][]): unknown[] {
   register('./rg-hook.mjs', import.meta.url)
 }
 
-const WEB_PORT = 47613
-const WEB = `http://127.0.0.1:${WEB_PORT}`
-const server = await startServer(WEB_PORT)
+// Fetched URLs are in the values: the recordings use one fixed port
+// (--port 0 takes any free one, for runs that are only verified).
+const server = await startServer(Number(arg('port', '47613')))
+const WEB = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`
 
 for (const s of scenarios) {
   if (only !== '' && s.name !== only) continue
