@@ -27,6 +27,13 @@ export interface Scenario {
   tools?: object
   /** The scripted model declares image input (read_image). */
   images?: boolean
+  /**
+   * Subagents share the scripted model: a request whose first user message
+   * is a key here is a child's, answered with that text; the number of such
+   * requests is children.
+   */
+  childReplies?: Record<string, string>
+  children?: number
   prompts?: string[]
   setup(env: Env): Promise<void>
   /** Runs once the agent exists, before the first prompt. */
@@ -496,6 +503,28 @@ export const scenarios: Scenario[] = [
       ['t-5', 'terminal_read', { sessionId: 'pty-1' }],
       ['t-6', 'terminal_send', { sessionId: 'pty-1', text: 'exit 3' }],
       ['t-7', 'terminal_send', { sessionId: 'pty-9', text: 'echo nope' }],
+    ],
+  },
+  {
+    // Subagents spawned in process on the same scripted model: one in the
+    // foreground, one in the background (collected with job_output).
+    name: 'subagent',
+    files: { 'notes.txt': 'subagent notes\n' },
+    childReplies: { 'Summarise notes.txt': 'The notes say: subagent notes ✓', 'Count to three': 'one, two, three' },
+    children: 2,
+    setup: async (env) => {
+      await fsTools(env)
+      await env.use('jobs-local')
+      await env.use('tool-jobs')
+      await env.use('subagent')
+      await env.use('subagent-spawn-in-process', { providerName: 'spawn' })
+      await env.use('tool-subagent', { provider: 'spawn', enableRunInBackground: true })
+    },
+    steps: () => [
+      ['sa-1', 'subagent', { description: 'summarise', prompt: 'Summarise notes.txt in one line.' }],
+      ['sa-2', 'subagent', { description: 'count', prompt: 'Count to three.', run_in_background: true }],
+      ['sa-3', 'job_output', (req: any) => ({ job_id: grab(/\b(subagent-[A-Za-z0-9_-]+)\b/)(req), wait: true, timeout_ms: 5000 })],
+      ['sa-4', 'job_list', {}],
     ],
   },
 ]
