@@ -99,7 +99,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		// costs a few MB of heap and saves a good share of CPU.
 		defer debug.SetGCPercent(debug.SetGCPercent(200))
 	}
-	paths, err := cmdutil.ExpandLogs(args, o.filter, stderr)
+	in, err := cmdutil.ExpandLogInputs(args, o.filter, stderr)
 	if err != nil {
 		return err
 	}
@@ -118,15 +118,9 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		return err
 	}
 	var tot callTotals
-	for _, p := range paths {
+	for _, p := range in.Paths {
 		tot.logs++
-		var sum *logformat.Summary
-		var err error
-		if p == "-" {
-			sum, err = logformat.ReadCallsFrom("-", stdin, opts, emit)
-		} else {
-			sum, err = logformat.ReadCalls(p, opts, emit)
-		}
+		sum, err := cmdutil.ReadLog(in, p, stdin, opts, emit)
 		if sum != nil {
 			tot.add(sum)
 			cmdutil.WarnNotices(stderr, sum)

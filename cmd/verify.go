@@ -259,6 +259,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		Read:   logformat.Options{NoSidecar: o.noSidecar},
 		Stdin:  stdin,
 		Walked: in.Walked,
+		Errs:   in.Errs,
 	}, sink)
 	if o.golden != "" {
 		golden.VerifyCardGoldens(agg, reg, o.golden, o.config, o.plugins, o.noSidecar, paths)

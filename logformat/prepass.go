@@ -14,15 +14,12 @@ import (
 // records of a file. Only lines that mayBeReplacement are decoded, so the
 // pass runs at memory speed. Errors are left to the main pass.
 func scanReplacements(path string, maxLine int) (map[string]int, error) {
-	f, err := os.Open(path)
+	f, st, err := openRegular(path, "")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil {
-		size = st.Size()
-	}
+	size := st.Size()
 	br := bufio.NewReaderSize(f, 1<<16)
 	magic, _ := br.Peek(4)
 	var src io.Reader = br

@@ -71,18 +71,14 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 	if path == "-" {
 		return ReadCallsFrom("-", os.Stdin, opts, fn)
 	}
-	f, err := os.Open(path)
+	f, st, err := openRegular(path, "")
 	if err != nil {
-		return &Summary{File: path}, &Error{File: path, Msg: openMsg(err)}
+		if st != nil && st.IsDir() {
+			err = dirError(path)
+		}
+		return &Summary{File: path}, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return &Summary{File: path}, &Error{File: path, Msg: err.Error()}
-	}
-	if st.IsDir() {
-		return &Summary{File: path}, &Error{File: path, Msg: "is a directory (use ExpandPaths)"}
-	}
 	rd := newReader(path, opts, fn)
 	if !opts.NoSidecar {
 		side, err := openSidecar(path, opts.maxLine(), rd.notice)
@@ -112,6 +108,20 @@ func ReadCallsFrom(name string, r io.Reader, opts Options, fn func(*Call) error)
 	}
 	err := rd.run(r, size)
 	return &rd.sum, err
+}
+
+// dirError is the error of reading a directory as a log: unreadable when
+// it cannot be listed (a walk reports such a directory among the logs).
+func dirError(path string) error {
+	d, err := os.Open(path)
+	if err == nil {
+		_, err = d.Readdirnames(1)
+		d.Close()
+		if err == nil || err == io.EOF {
+			return &Error{File: path, Msg: "is a directory (use ExpandPaths)"}
+		}
+	}
+	return &Error{File: path, Kind: Unreadable, Msg: "cannot read directory: " + openMsg(err)}
 }
 
 func openMsg(err error) string {

@@ -51,6 +51,10 @@ const (
 	// with \p{...} or named groups): the call is not verified (a warning,
 	// a failure under --strict), as with no-projector.
 	SandboxUnsupported Class = "sandbox-unsupported"
+	// Unreadable: a log, its sidecar or a directory of the walk could not
+	// be opened or listed (permission denied, a dangling or looping link).
+	// Fatal (exit 3) for that input only; the others are verified.
+	Unreadable Class = "unreadable"
 	// InternalError is a bug in dsh-replay itself (a panic outside the
 	// contained projectors); it maps to exit code 3.
 	InternalError Class = "internal-error"
@@ -113,7 +117,7 @@ type Finding struct {
 // the flags that make show project as the run did (--config FILE,
 // --plugin PATH), quoted here.
 func (f *Finding) Command(args ...string) string {
-	if f.Class == NotASessionLog {
+	if f.Class == NotASessionLog || f.Class == Unreadable {
 		return "" // nothing of dsh-replay's can show it
 	}
 	cmd := "dsh-replay show " + ShellQuote(f.File)

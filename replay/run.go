@@ -51,6 +51,9 @@ type RunOptions struct {
 	// Walked marks paths found in a directory walk: such a file that is
 	// not a session log is skipped with a notice instead of being fatal.
 	Walked map[string]bool
+	// Errs are paths the walk found bad (logformat.Inputs.Errs): each is
+	// reported as its error without being opened.
+	Errs map[string]*logformat.Error
 }
 
 // InShard reports whether a call of file belongs to shard k of n.
@@ -176,6 +179,9 @@ func readCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum 
 			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
+	if e := ro.Errs[path]; e != nil {
+		return &logformat.Summary{File: path}, e
+	}
 	opts := ro.Read
 	opts.DecodeValues = true // verification reads every value: decode it once, in the reader's workers
 	if path == "-" && ro.Stdin != nil {
@@ -243,6 +249,9 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 			f.Line, f.Message = le.Line, le.Msg
 			if le.File != "" {
 				f.File = le.File
+			}
+			if le.Kind == logformat.Unreadable {
+				f.Class = Unreadable
 			}
 		case errors.As(err, &ie):
 			f.Class = InternalError

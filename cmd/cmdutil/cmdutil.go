@@ -139,24 +139,49 @@ func ExpandInputs(args []string, pf logformat.PathFilter) (logformat.Inputs, err
 }
 
 // ExpandLogs is ExpandInputs for commands that only read logs: a file found
-// in a directory that is not a session log is dropped with a warning.
+// in a directory that is not a session log (or not a regular file) is
+// dropped with a warning. What the walk could not read stays in the list
+// (reading it fails again, in its place).
 func ExpandLogs(args []string, pf logformat.PathFilter, stderr io.Writer) ([]string, error) {
+	in, err := ExpandLogInputs(args, pf, stderr)
+	return in.Paths, err
+}
+
+// ExpandLogInputs is ExpandLogs keeping Inputs.Errs (see ReadLog).
+func ExpandLogInputs(args []string, pf logformat.PathFilter, stderr io.Writer) (logformat.Inputs, error) {
 	in, err := ExpandInputs(args, pf)
 	if err != nil {
-		return nil, err
+		return in, err
 	}
 	out := in.Paths[:0:0]
 	for _, p := range in.Paths {
 		if in.Walked[p] {
+			err := error(in.Errs[p])
+			if in.Errs[p] == nil {
+				err = logformat.Classify(p)
+			}
 			var e *logformat.Error
-			if err := logformat.Classify(p); logformat.IsNotASessionLog(err) && errors.As(err, &e) {
+			if logformat.IsNotASessionLog(err) && errors.As(err, &e) {
 				Warn(stderr, Where(e.File, e.Line), logformat.NotASessionLog, e.Msg+" (skipped)")
 				continue
 			}
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	in.Paths = out
+	return in, nil
+}
+
+// ReadLog is logformat.ReadCalls (read for "-" from stdin) that reports a
+// path the walk found bad as its error without opening it.
+func ReadLog(in logformat.Inputs, path string, stdin io.Reader, opts logformat.Options, fn func(*logformat.Call) error) (*logformat.Summary, error) {
+	if e := in.Errs[path]; e != nil {
+		return &logformat.Summary{File: path}, e
+	}
+	if path == "-" && stdin != nil {
+		return logformat.ReadCallsFrom("-", stdin, opts, fn)
+	}
+	return logformat.ReadCalls(path, opts, fn)
 }
 
 // Warn prints a reader notice or a skipped file in the one format every

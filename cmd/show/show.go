@@ -152,10 +152,11 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		return err
 	}
 	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
-	paths, err := cmdutil.ExpandLogs(args, o.filter, stderr)
+	in, err := cmdutil.ExpandLogInputs(args, o.filter, stderr)
 	if err != nil {
 		return err
 	}
+	paths := in.Paths
 
 	tty := stdoutTerminal(stdout)
 	width := showWidth(o.width, tty)
@@ -186,7 +187,12 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	}
 	for _, path := range paths {
 		s.startLog(path)
-		sum, err := readCalls(path, logformat.Options{}, s.call)
+		var sum *logformat.Summary
+		if e := in.Errs[path]; e != nil {
+			sum, err = &logformat.Summary{File: path}, e
+		} else {
+			sum, err = readCalls(path, logformat.Options{}, s.call)
+		}
 		if s.html != nil {
 			s.html.EndLog(&replay.LogResult{File: path, Summary: sum})
 		}
