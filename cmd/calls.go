@@ -51,6 +51,9 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			if o.jobs < 0 {
+				return cmdutil.UsageErr("--jobs must be >= 0")
+			}
 			if o.json && !o.summary {
 				return cmdutil.UsageErr("--json goes with --summary (the call list is always NDJSON)")
 			}
@@ -63,7 +66,7 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 	f.BoolVar(&o.meta, "meta", false, "include each result's recorded meta")
 	f.BoolVar(&o.content, "content", false, "include each result's recorded content blocks")
 	f.BoolVar(&o.value, "value", false, "include each result's recorded value")
-	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores)")
+	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores; at most 4 per core)")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
 	return c
 }

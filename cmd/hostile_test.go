@@ -99,3 +99,33 @@ func TestIrregularFileNamedExplicitly(t *testing.T) {
 		}
 	}
 }
+
+// --config is bounded on every command that takes it: /dev/zero is a
+// usage error (exit 2), not gigabytes of memory.
+func TestConfigFromAnEndlessFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	for _, args := range [][]string{
+		{"verify", "--config", "/dev/zero", exampleLog},
+		{"show", "--no-pager", "--config", "/dev/zero", exampleLog},
+		{"tools", "--config", "/dev/zero"},
+		{"tools", "schema", "read", "--config", "/dev/zero"},
+		{"golden", "check", "--config", "/dev/zero", exampleLog},
+	} {
+		code, _, errs := runBounded(t, args...)
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--config: /dev/zero: larger than 1 MiB: not a configuration") {
+			t.Errorf("%v: exit %d\n%s", args, code, errs)
+		}
+	}
+}
+
+// --jobs below zero is a usage error on both commands that take it.
+func TestNegativeJobs(t *testing.T) {
+	for _, cmd := range []string{"verify", "calls"} {
+		code, _, errs := runBounded(t, cmd, "--jobs", "-5", exampleLog)
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--jobs must be >= 0") {
+			t.Errorf("%s --jobs -5: exit %d\n%s", cmd, code, errs)
+		}
+	}
+}

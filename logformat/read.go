@@ -54,11 +54,20 @@ func (o Options) maxLine() int {
 	return DefaultMaxRecordBytes
 }
 
-func (o Options) jobs() int {
-	if o.Jobs > 0 {
-		return o.Jobs
+func (o Options) jobs() int { return Jobs(o.Jobs) }
+
+// MaxJobs bounds every worker count: decoding and verifying are bound by
+// the CPU, so more workers than a few per core add nothing but memory (a
+// million asked for took 2.8 GB to verify seven calls).
+func MaxJobs() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// Jobs is a --jobs value as a worker count: 0 or less is GOMAXPROCS, and
+// never more than MaxJobs.
+func Jobs(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
 	}
-	return runtime.GOMAXPROCS(0)
+	return min(n, MaxJobs())
 }
 
 // ReadCalls streams the calls of one log (a path, or "-" for stdin) to fn in
@@ -355,12 +364,26 @@ func (rd *reader) pipeline(ls *lineSource) error {
 	order := make(chan *batch, inflight)
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for b := range work {
+			if cap(b.recs) < len(b.lines) {
+				b.recs = make([]record, len(b.lines))
+			}
+			b.recs = b.recs[:len(b.lines)]
+			for i, l := range b.lines {
+				decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
+			}
+			close(b.done)
+		}
+	}
 
 	wg.Add(1)
 	go func() { // producer
 		defer wg.Done()
 		defer close(work)
 		defer close(order)
+		started := 0
 		for {
 			var b *batch
 			select {
@@ -370,6 +393,12 @@ func (rd *reader) pipeline(ls *lineSource) error {
 			}
 			ls.fillBatch(b, batchBytes)
 			b.done = make(chan struct{})
+			// A worker per batch up to jobs: a small log starts few.
+			if started < jobs {
+				started++
+				wg.Add(1)
+				go worker()
+			}
 			work <- b
 			order <- b
 			if b.last {
@@ -377,22 +406,6 @@ func (rd *reader) pipeline(ls *lineSource) error {
 			}
 		}
 	}()
-	for i := 0; i < jobs; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range work {
-				if cap(b.recs) < len(b.lines) {
-					b.recs = make([]record, len(b.lines))
-				}
-				b.recs = b.recs[:len(b.lines)]
-				for i, l := range b.lines {
-					decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
-				}
-				close(b.done)
-			}
-		}()
-	}
 
 	var err error
 	for b := range order {

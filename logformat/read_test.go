@@ -5,11 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/dsh-replay/dsh-replay/internal/benchgen"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
@@ -396,5 +398,30 @@ func TestHostDetection(t *testing.T) {
 		if got := HostOfSystemPrompt([]byte(c.raw)); got != c.want {
 			t.Errorf("HostOfSystemPrompt(%s) = %q, want %q", c.raw, got, c.want)
 		}
+	}
+}
+
+// Decoding workers are started per batch up to Jobs, never by the flag
+// alone: a 4 MB log (eight 512 KB batches) with a huge Jobs starts at most
+// one per batch.
+func TestReadWorkersBounded(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
+	var log bytes.Buffer
+	if _, err := benchgen.Generate(&log, benchgen.Options{Bytes: 4 << 20, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "big.jsonl")
+	os.WriteFile(p, log.Bytes(), 0o644)
+	batches := log.Len()/(512<<10) + 1
+	base, peak := runtime.NumGoroutine(), 0
+	_, err := ReadCalls(p, Options{Jobs: 1_000_000, NoViewPrepass: true, NoSidecar: true}, func(*Call) error {
+		peak = max(peak, runtime.NumGoroutine()-base)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peak == 0 || peak > batches+1 {
+		t.Errorf("%d goroutines reading %d batches with Jobs 1e6 (want 1..%d)", peak, batches, batches+1)
 	}
 }

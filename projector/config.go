@@ -2,6 +2,7 @@ package projector
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -89,14 +90,27 @@ func ParseConfig(data []byte) (Config, error) {
 	return Config{Plugins: plugins, Services: v.Get("services"), Host: v.Get("host").Str()}, nil
 }
 
-// LoadConfig reads --config FILE; an empty path is the shipped defaults.
+// MaxConfigBytes bounds --config: a real configuration is a few hundred
+// bytes, and /dev/zero or a runaway pipe must fail fast, not fill memory.
+const MaxConfigBytes = 1 << 20
+
+// LoadConfig reads --config FILE (a pipe too, as <(...) gives); an empty
+// path is the shipped defaults.
 func LoadConfig(path string) (Config, error) {
 	if path == "" {
 		return Config{}, nil
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return Config{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return Config{}, err
+	}
+	if len(data) > MaxConfigBytes {
+		return Config{}, fmt.Errorf("%s: larger than %d MiB: not a configuration", path, MaxConfigBytes>>20)
 	}
 	c, err := ParseConfig(data)
 	if err != nil {

@@ -98,3 +98,29 @@ func TestLoadConfig(t *testing.T) {
 		t.Error("missing file accepted")
 	}
 }
+
+// --config is read with a bound: a file (or device, or pipe) larger than
+// MaxConfigBytes fails after reading just past it; one of exactly that
+// size is read.
+func TestLoadConfigBounded(t *testing.T) {
+	dir := t.TempDir()
+	exact := filepath.Join(dir, "exact.json")
+	body := `{"plugins":{"tool-fs-search":{"grepMaxMatches":3}}}`
+	os.WriteFile(exact, []byte(body+strings.Repeat(" ", projector.MaxConfigBytes-len(body))), 0o644)
+	if cfg, err := projector.LoadConfig(exact); err != nil || cfg.PluginInt("tool-fs-search", "grepMaxMatches", 0) != 3 {
+		t.Errorf("%d bytes: %v", projector.MaxConfigBytes, err)
+	}
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte(body+strings.Repeat(" ", projector.MaxConfigBytes+1-len(body))), 0o644)
+	if _, err := projector.LoadConfig(big); err == nil || err.Error() != big+": larger than 1 MiB: not a configuration" {
+		t.Errorf("%d bytes: %v", projector.MaxConfigBytes+1, err)
+	}
+	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
+		if _, err := os.Stat(dev); err != nil {
+			continue
+		}
+		if _, err := projector.LoadConfig(dev); err == nil || !strings.Contains(err.Error(), "larger than 1 MiB") {
+			t.Errorf("%s: %v", dev, err)
+		}
+	}
+}

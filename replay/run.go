@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -88,10 +87,7 @@ type item struct {
 // Run verifies every call of every log with a bounded worker pool and
 // delivers the results to sink in order. It returns after the last EndLog.
 func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
-	jobs := ro.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := logformat.Jobs(ro.Jobs)
 	window := ro.Window
 	if window <= 0 {
 		window = 64 * jobs
@@ -101,28 +97,31 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 	done := make(chan *item, window)
 
 	var wg sync.WaitGroup
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for it := range work {
-				if it.kind == itemCall {
-					start := time.Now()
-					it.results = e.verifyContained(&it.call)
-					if !ro.Deterministic && len(it.results) > 0 {
-						it.results[0].Nanos = time.Since(start).Nanoseconds()
-					}
+	worker := func() {
+		defer wg.Done()
+		for it := range work {
+			if it.kind == itemCall {
+				start := time.Now()
+				it.results = e.verifyContained(&it.call)
+				if !ro.Deterministic && len(it.results) > 0 {
+					it.results[0].Nanos = time.Since(start).Nanoseconds()
 				}
-				done <- it
 			}
-		}()
+			done <- it
+		}
 	}
 	go func() {
-		seq := 0
+		seq, started := 0, 0
 		send := func(it *item) {
 			tokens <- struct{}{}
 			it.seq = seq
 			seq++
+			// A worker per item up to jobs: a few calls start a few.
+			if started < jobs {
+				started++
+				wg.Add(1)
+				go worker()
+			}
 			work <- it
 		}
 		for _, path := range paths {
