@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -126,6 +127,127 @@ func TestNegativeJobs(t *testing.T) {
 		code, _, errs := runBounded(t, cmd, "--jobs", "-5", exampleLog)
 		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--jobs must be >= 0") {
 			t.Errorf("%s --jobs -5: exit %d\n%s", cmd, code, errs)
+		}
+	}
+}
+
+// runAsUser runs the CLI where permissions hold: in-process for a normal
+// user; as root (whom chmod 000 does not stop) a copy of the test binary
+// is run as nobody. ok is false when neither is possible.
+func runAsUser(t *testing.T, dir string, args ...string) (code int, stdout, stderr string, ok bool) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		code, stdout, stderr = runBounded(t, args...)
+		return code, stdout, stderr, true
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return 0, "", "", false
+	}
+	bin := filepath.Join(dir, "cli.test")
+	if _, err := os.Stat(bin); err != nil {
+		data, err := os.ReadFile(self)
+		if err != nil || os.WriteFile(bin, data, 0o755) != nil {
+			return 0, "", "", false
+		}
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DSH_REPLAY_AS_CLI=1", "HOME="+dir)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	if err := cmd.Start(); err != nil {
+		t.Logf("cannot run as nobody: %v", err)
+		return 0, "", "", false
+	}
+	ch := make(chan error, 1)
+	go func() { ch <- cmd.Wait() }()
+	select {
+	case <-ch:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%v did not return (it blocks)", args)
+	}
+	if cmd.ProcessState.ExitCode() < 0 {
+		t.Fatalf("%v: %v\n%s", args, cmd.ProcessState, errb.String())
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String(), true
+}
+
+// An unreadable subdirectory (and an unreadable log) is one finding among
+// the others: the readable log is verified, the report is written, and
+// the run exits 3. The same for calls and show.
+func TestUnreadableSubdirectory(t *testing.T) {
+	dir := t.TempDir()
+	u := filepath.Join(dir, "u")
+	copyExample(t, filepath.Join(u, "ok.jsonl"))
+	copyExample(t, filepath.Join(u, "locked", "inside.jsonl"))
+	copyExample(t, filepath.Join(u, "nope.jsonl"))
+	os.Chmod(filepath.Dir(dir), 0o755) // t.TempDir's own parent is private
+	for _, p := range []string{dir, u} {
+		os.Chmod(p, 0o777) // writable by nobody, for the report
+	}
+	os.Chmod(filepath.Join(u, "nope.jsonl"), 0o000)
+	os.Chmod(filepath.Join(u, "locked"), 0o000)
+	t.Cleanup(func() { os.Chmod(filepath.Join(u, "locked"), 0o755) })
+
+	rep := filepath.Join(dir, "r.ndjson")
+	code, out, errs, ok := runAsUser(t, dir, "verify", "--deterministic", "--report", "json="+rep, u)
+	if !ok {
+		t.Skip("permissions cannot be tested here (root, and nobody cannot be run)")
+	}
+	locked, nope := filepath.Join(u, "locked"), filepath.Join(u, "nope.jsonl")
+	for _, want := range []string{
+		"ERR  " + locked + " (0 calls, 1 finding)",
+		"fatal unreadable [log]: cannot read directory: permission denied",
+		"ERR  " + nope + " (0 calls, 1 finding)",
+		"fatal unreadable [log]: permission denied",
+		"ok   " + filepath.Join(u, "ok.jsonl") + " (7 calls)",
+		"COULD NOT VERIFY: 3 logs, 7 calls: 7 verified",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify output lacks %q:\n%s%s", want, out, errs)
+		}
+	}
+	if code != cmdutil.ExitCannot {
+		t.Errorf("verify: exit %d, want 3", code)
+	}
+	data, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatalf("the report was not written: %v", err)
+	}
+	r := parseNDJSON(t, string(data))
+	if got := r.classes(); got != "unreadable,unreadable" {
+		t.Errorf("report classes %s", got)
+	}
+	if r.summary["verified"] != float64(7) {
+		t.Errorf("report summary %v", r.summary)
+	}
+
+	for _, args := range [][]string{{"calls", "--summary", u}, {"show", "--no-pager", "--compact", u}} {
+		code, out, errs, _ := runAsUser(t, dir, args...)
+		if code != cmdutil.ExitCannot || !strings.Contains(errs, locked+": cannot read directory: permission denied") ||
+			!strings.Contains(errs, nope+": permission denied") || !strings.Contains(out, "7") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+}
+
+// Links that lead nowhere are unreadable logs, for root too.
+func TestDanglingAndLoopingLinks(t *testing.T) {
+	dir := t.TempDir()
+	copyExample(t, filepath.Join(dir, "ok.jsonl"))
+	os.Symlink("nowhere.jsonl", filepath.Join(dir, "gone.jsonl"))
+	os.Symlink("loop.jsonl", filepath.Join(dir, "loop.jsonl"))
+	code, out, _ := runBounded(t, "verify", "--format", "json", dir)
+	r := parseNDJSON(t, out)
+	if code != cmdutil.ExitCannot || r.classes() != "unreadable,unreadable" || r.summary["verified"] != float64(7) {
+		t.Errorf("exit %d, classes %s, summary %v", code, r.classes(), r.summary)
+	}
+	for _, f := range r.findings {
+		if f["command"] != nil && f["command"] != "" {
+			t.Errorf("an unreadable log gets a show command: %v", f)
 		}
 	}
 }

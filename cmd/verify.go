@@ -61,8 +61,9 @@ $GITHUB_STEP_SUMMARY).
 Divergence classes: content-mismatch (whitespace-only, crlf-only,
 trailing-newline), meta-mismatch, meta-missing, meta-unexpected,
 schema-invalid, render-failed, meta-failed, presenter-failed,
-nondeterministic, log-corrupt, unknown-event, no-projector, impure and
-projector-timeout (--plugin). Notices (failures only under --strict):
+nondeterministic, log-corrupt, unreadable (a log, sidecar or directory that
+cannot be opened or listed: reported in its place, the rest is verified),
+unknown-event, no-projector, impure and projector-timeout (--plugin). Notices (failures only under --strict):
 not-a-session-log (a JSON-lines file of another kind found in a directory;
 named on the command line it is exit 3), calls-without-records,
 presenter-declined, sandbox-unsupported (--plugin: the projector used
