@@ -251,3 +251,41 @@ func TestDanglingAndLoopingLinks(t *testing.T) {
 		}
 	}
 }
+
+// A value the ports refuse is a --config error (exit 2) on every command,
+// like a malformed file, not "internal error" (exit 3).
+func TestConfigValueRefused(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(cfg, []byte(`{"plugins":{"tool-fs-search":{"grepMaxMatches":"x"}}}`), 0o644)
+	want := "dsh-replay: --config: " + cfg + ": tool-fs-search: grepMaxMatches must be a positive integer\n"
+	for _, args := range [][]string{
+		{"verify", "--config", cfg, exampleLog},
+		{"show", "--no-pager", "--config", cfg, exampleLog},
+		{"tools", "--config", cfg},
+		{"golden", "check", "--config", cfg, exampleLog},
+	} {
+		code, _, errs := runBounded(t, args...)
+		if code != cmdutil.ExitUsage || errs != want {
+			t.Errorf("%v: exit %d, stderr %q (want 2, %q)", args, code, errs, want)
+		}
+	}
+}
+
+// A log without read permission named on the command line is unreadable,
+// not log-corrupt.
+func TestPermissionDeniedIsUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(filepath.Dir(dir), 0o755)
+	os.Chmod(dir, 0o755)
+	p := filepath.Join(dir, "nope.jsonl")
+	copyExample(t, p)
+	os.Chmod(p, 0o000)
+	code, out, errs, ok := runAsUser(t, dir, "verify", "--format", "json", p)
+	if !ok {
+		t.Skip("permissions cannot be tested here (root, and nobody cannot be run)")
+	}
+	r := parseNDJSON(t, out)
+	if code != cmdutil.ExitCannot || r.classes() != "unreadable" || r.findings[0]["message"] != "permission denied" {
+		t.Errorf("exit %d, %v\n%s", code, r.findings, errs)
+	}
+}

@@ -39,6 +39,14 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 	}
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
+		// The ports refuse an option as upstream's plugins do at load
+		// ("grepMaxMatches must be a positive integer"): when the shipped
+		// defaults build, the configuration is at fault, not this build.
+		if config != "" {
+			if _, derr := builtin.Registry(projector.Config{}); derr == nil {
+				return nil, nil, UsageErr("--config: %s: %v", config, err)
+			}
+		}
 		return nil, nil, Cannot(fmt.Errorf("building the tool registry: %w", err))
 	}
 	var added []PluginTool
