@@ -130,7 +130,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		}
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
 			tot.failed++
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 )
@@ -287,5 +288,89 @@ func TestPermissionDeniedIsUnreadable(t *testing.T) {
 	r := parseNDJSON(t, out)
 	if code != cmdutil.ExitCannot || r.classes() != "unreadable" || r.findings[0]["message"] != "permission denied" {
 		t.Errorf("exit %d, %v\n%s", code, r.findings, errs)
+	}
+}
+
+// rawControl reports the first byte a terminal would act on (anything
+// below space but the line ends, DEL, invalid UTF-8, C1 controls).
+func rawControl(s string) (int, bool) {
+	for i, r := range s {
+		if r == utf8.RuneError || r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			if r == utf8.RuneError && strings.HasPrefix(s[i:], "\uFFFD") {
+				continue
+			}
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// File names with newlines and escape sequences reach the terminal
+// quoted (as Go's %q does) in text output and on stderr, and shell
+// commands carry them as $'...'.
+func TestOddFileNames(t *testing.T) {
+	dir := t.TempDir()
+	red := filepath.Join(dir, "x\n\x1b[31mRED.jsonl")
+	copyExample(t, red)
+	title := filepath.Join(dir, "y\x1b]0;T\a.jsonl")
+	os.WriteFile(title, []byte(`{"type":"session","version":0,"id":"s","createdAt":0}`+"\n{broken\n"), 0o644)
+	gone := filepath.Join(dir, "z\x1b[2J.jsonl")
+	os.Symlink("nowhere", gone)
+	for _, args := range [][]string{
+		{"verify", dir},
+		{"verify", "--format", "github", dir},
+		{"show", "--no-pager", "--compact", dir},
+		{"calls", "--summary", dir},
+		{"verify", red + "-missing"},
+		{"show", "--no-pager", "--call", "nope", red},
+	} {
+		_, out, errs := runBounded(t, args...)
+		for _, s := range []struct{ name, text string }{{"stdout", out}, {"stderr", errs}} {
+			if i, bad := rawControl(s.text); bad {
+				t.Errorf("%q: %s has a raw control at %d: %q", args, s.name, i, s.text[max(0, i-30):min(len(s.text), i+30)])
+			}
+		}
+	}
+	_, out, errs := runBounded(t, "verify", dir)
+	for _, want := range []string{
+		`ok   "` + dir + `/x\n\x1b[31mRED.jsonl" (7 calls`,
+		`  "` + dir + `/y\x1b]0;T\a.jsonl":2 (log)`,
+		`→ dsh-replay show $'` + dir + `/y\x1b]0;T\x07.jsonl'`,
+		`ERR  "` + dir + `/z\x1b[2J.jsonl" (0 calls`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify output lacks %s:\n%s", want, out)
+		}
+	}
+	_, _, errs = runBounded(t, "calls", "--summary", dir)
+	for _, want := range []string{
+		`dsh-replay: warning: "` + dir + `/y\x1b]0;T\a.jsonl":2: torn-tail: `,
+		`dsh-replay: "` + dir + `/z\x1b[2J.jsonl": cannot follow link: no such file or directory`,
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("calls stderr lacks %s:\n%s", want, errs)
+		}
+	}
+}
+
+// A lone surrogate in recorded content comes out of verify's text report
+// as U+FFFD, as show prints it, never as the bytes ED A0 80.
+func TestLoneSurrogateInTextReport(t *testing.T) {
+	data, err := os.ReadFile(exampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := strings.Replace(string(data), `retryLimit: 3,\n3:`, `retryLimit: \ud800,\n3:`, 1)
+	if log == string(data) {
+		t.Fatal("the example log changed: no content to alter")
+	}
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(p, []byte(log), 0o644)
+	code, out, errs := runBounded(t, "verify", p)
+	if code != cmdutil.ExitDivergence || !strings.Contains(out, "- 2:   retryLimit: \uFFFD,") || !utf8.ValidString(out) {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	if i, bad := rawControl(out); bad {
+		t.Errorf("raw control at %d: %q", i, out[max(0, i-30):min(len(out), i+30)])
 	}
 }

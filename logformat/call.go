@@ -136,11 +136,13 @@ type Error struct {
 	Kind string
 }
 
+// Error names the file quoted when it holds what a terminal must not get
+// raw (see QuoteName).
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return e.File + ":" + itoa(e.Line) + ": " + e.Msg
+		return QuoteName(e.File) + ":" + itoa(e.Line) + ": " + e.Msg
 	}
-	return e.File + ": " + e.Msg
+	return QuoteName(e.File) + ": " + e.Msg
 }
 
 func itoa(i int) string {

@@ -7,9 +7,13 @@
 package replay
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Class is a stable divergence class name (DESIGN.md §2). Every report
@@ -143,6 +147,9 @@ func (f *Finding) Headline() string {
 	return string(f.Class) + " (" + f.SubKind + ")"
 }
 
+// ShellQuote quotes s for a POSIX shell; a word holding what a terminal
+// must not get raw (control characters, invalid UTF-8) is written as
+// $'...' with escapes (bash, zsh, ksh and POSIX.1-2024 sh read it).
 func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r == '+' || r == '=' || r == ',' || r == '@' || r == '%' ||
@@ -150,7 +157,34 @@ func ShellQuote(s string) string {
 	}) < 0 {
 		return s
 	}
+	if logformat.QuoteName(s) != s {
+		return dollarQuote(s)
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// dollarQuote is s as $'...': printable characters as they are (quote and
+// backslash escaped), everything else byte by byte as \xHH.
+func dollarQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == utf8.RuneError && n == 1 || !strconv.IsPrint(r):
+			for j := i; j < i+n; j++ {
+				fmt.Fprintf(&b, "\\x%02x", s[j])
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // Status is the verdict of one call.

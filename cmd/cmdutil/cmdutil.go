@@ -85,12 +85,12 @@ func Execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintf(stderr, "dsh-replay: %v\n", ee.Err)
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(ee.Err.Error()))
 		}
 		return ee.Code
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+	fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
 	return ExitUsage
 }
 
@@ -110,12 +110,13 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
-// Where is "file:line", or the file alone when line is 0.
+// Where is "file:line", or the file alone when line is 0, the file quoted
+// when a terminal must not get it raw.
 func Where(file string, line int) string {
 	if line > 0 {
-		return file + ":" + strconv.Itoa(line)
+		return logformat.QuoteName(file) + ":" + strconv.Itoa(line)
 	}
-	return file
+	return logformat.QuoteName(file)
 }
 
 // AddPathFilterFlags adds --include and --exclude (every command that walks
@@ -187,7 +188,7 @@ func ReadLog(in logformat.Inputs, path string, stdin io.Reader, opts logformat.O
 // Warn prints a reader notice or a skipped file in the one format every
 // command uses: "dsh-replay: warning: FILE:LINE: KIND: MESSAGE".
 func Warn(w io.Writer, loc, kind, msg string) {
-	fmt.Fprintf(w, "dsh-replay: warning: %s: %s: %s\n", loc, kind, msg)
+	fmt.Fprintf(w, "dsh-replay: warning: %s: %s: %s\n", loc, kind, logformat.EscapeControls(msg))
 }
 
 // WarnNotices prints a summary's notices with Warn.
@@ -199,7 +200,7 @@ func WarnNotices(w io.Writer, sum *logformat.Summary) {
 		Warn(w, Where(n.File, n.Line), n.Kind, n.Msg)
 	}
 	if sum.NoticesDropped > 0 {
-		Warn(w, sum.File, "notices", strconv.Itoa(sum.NoticesDropped)+" more notices not shown")
+		Warn(w, Where(sum.File, 0), "notices", strconv.Itoa(sum.NoticesDropped)+" more notices not shown")
 	}
 }
 

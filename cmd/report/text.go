@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -109,9 +111,9 @@ func (s *textSink) Close(t *Totals) error {
 			status = "skip"
 		}
 		if l.notALog {
-			fmt.Fprintf(w, "%s %s (not a session log", status, l.file)
+			fmt.Fprintf(w, "%s %s (not a session log", status, logformat.QuoteName(l.file))
 		} else {
-			fmt.Fprintf(w, "%s %s (%s", status, l.file, plural(l.calls, "call", "calls"))
+			fmt.Fprintf(w, "%s %s (%s", status, logformat.QuoteName(l.file), plural(l.calls, "call", "calls"))
 		}
 		if len(l.findings) > 0 {
 			fmt.Fprintf(w, ", %s", plural(len(l.findings), "finding", "findings"))
@@ -129,9 +131,9 @@ func (s *textSink) Close(t *Totals) error {
 			if key := f.CallID + "\x00" + fmt.Sprint(f.Line); key != lastCall {
 				lastCall = key
 				if f.CallID == "" {
-					fmt.Fprintf(w, "  %s (log)\n", location(f))
+					fmt.Fprintf(w, "  %s (log)\n", termLocation(f))
 				} else {
-					fmt.Fprintf(w, "  %s %s %s\n", location(f), f.CallID, f.Tool)
+					fmt.Fprintf(w, "  %s %s %s\n", termLocation(f), logformat.QuoteName(f.CallID), logformat.QuoteName(f.Tool))
 				}
 			}
 			s.writeFinding(w, f, "    ")
@@ -149,7 +151,7 @@ func (s *textSink) Close(t *Totals) error {
 			f := &c.first
 			fmt.Fprintf(w, "%s, 1 cause: %s", plural(c.calls, "call", "calls"), f.Headline())
 			if f.Tool != "" {
-				fmt.Fprintf(w, " · %s", f.Tool)
+				fmt.Fprintf(w, " · %s", logformat.QuoteName(f.Tool))
 			}
 			fmt.Fprintf(w, " · %s\n", f.Projector)
 			s.writeFinding(w, f, "  ")
@@ -163,7 +165,7 @@ func (s *textSink) Close(t *Totals) error {
 					n++
 					if len(samples) < SamplesPerCluster {
 						x := &l.findings[i]
-						samples = append(samples, strings.TrimSpace(location(x)+" "+x.CallID))
+						samples = append(samples, strings.TrimSpace(termLocation(x)+" "+logformat.QuoteName(x.CallID)))
 					}
 				}
 			}
@@ -201,14 +203,25 @@ func worstOf(fs []replay.Finding) replay.Severity {
 	return w
 }
 
+// writeFinding prints one finding; what came from the log (message parts,
+// diff lines) is sanitized for the terminal as show does.
 func (s *textSink) writeFinding(w io.Writer, f *replay.Finding, indent string) {
-	fmt.Fprintf(w, "%s%s %s [%s]: %s\n", indent, sevWord(f.Sev), f.Headline(), f.Projector, f.Message)
+	fmt.Fprintf(w, "%s%s %s [%s]: %s\n", indent, sevWord(f.Sev), f.Headline(), f.Projector, cards.Sanitize(f.Message))
 	for _, d := range f.Diff {
-		fmt.Fprintf(w, "%s  %s\n", indent, d)
+		fmt.Fprintf(w, "%s  %s\n", indent, cards.Sanitize(d))
 	}
 	if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
 		fmt.Fprintf(w, "%s  → %s\n", indent, cmd)
 	}
+}
+
+// termLocation is location with the file name quoted when a terminal
+// must not get it raw.
+func termLocation(f *replay.Finding) string {
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d", logformat.QuoteName(f.File), f.Line)
+	}
+	return logformat.QuoteName(f.File)
 }
 
 func sevWord(s replay.Severity) string {

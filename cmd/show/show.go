@@ -202,7 +202,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			if errors.As(err, &we) {
 				return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: we.err}
 			}
-			fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
 			failed = true
 		}
 	}
