@@ -374,3 +374,23 @@ func TestLoneSurrogateInTextReport(t *testing.T) {
 		t.Errorf("raw control at %d: %q", i, out[max(0, i-30):min(len(out), i+30)])
 	}
 }
+
+// Three unreadable logs cluster as "3 logs", not "3 calls"; a torn tail in
+// a log without a turn/end does not claim one.
+func TestMessagesSayWhatTheyCount(t *testing.T) {
+	dir := t.TempDir()
+	copyExample(t, filepath.Join(dir, "ok.jsonl"))
+	for _, n := range []string{"a", "b", "c"} {
+		os.Symlink("nowhere", filepath.Join(dir, n+".jsonl"))
+	}
+	os.WriteFile(filepath.Join(dir, "torn.jsonl"), []byte(`{"type":"session","version":0,"id":"s","createdAt":0}`+"\n{broken\n"), 0o644)
+	_, out, _ := runBounded(t, "verify", "--deterministic", dir)
+	for _, want := range []string{
+		"\n3 logs, 1 cause: unreadable · log\n",
+		"torn tail (no turn/end before it): unparsable record",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}

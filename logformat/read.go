@@ -162,6 +162,7 @@ type reader struct {
 	decided   bool // projected decided by the first event record
 	count     int64
 	committed int64
+	turnEnded bool // a good record ended a turn
 	issue     *issue
 	noticeN   map[string]int
 
@@ -492,6 +493,7 @@ func (rd *reader) apply(rec *record, line int, end int64) error {
 	rd.count += int64(rec.n)
 	rd.sum.Events += rec.n
 	rd.committed = end
+	rd.turnEnded = rd.turnEnded || rec.turnEnd
 	if rec.toolChunk != "" {
 		rd.streamedCall(rec.toolChunk, line)
 	}
@@ -528,7 +530,11 @@ func (rd *reader) finish(ls *lineSource, zs *zstdSource) error {
 			n.Line = ls.line
 			why = "the last zstd frame is incomplete"
 		}
-		n.Msg = fmt.Sprintf("torn tail after the last turn/end: %s; the good part ends at byte %d", why, rd.committed)
+		where := "after the last turn/end"
+		if !rd.turnEnded {
+			where = "(no turn/end before it)"
+		}
+		n.Msg = fmt.Sprintf("torn tail %s: %s; the good part ends at byte %d", where, why, rd.committed)
 		if torn {
 			n.Msg += fmt.Sprintf(" of the decoded text (the torn zstd frame starts at compressed byte %d)", zs.TornAt)
 		}

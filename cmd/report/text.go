@@ -12,8 +12,8 @@ import (
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
-// ClusterMin is the number of calls sharing one cause from which the text
-// report shows them as one cluster instead of one by one.
+// ClusterMin is the number of findings sharing one cause from which the
+// text report shows them as one cluster instead of one by one.
 const ClusterMin = 3
 
 // SamplesPerCluster bounds the sample locations printed per cluster.
@@ -27,10 +27,16 @@ type textLog struct {
 	nanos    int64
 }
 
+// cluster counts the findings of one cause: calls for call findings,
+// logs for log-level ones (a log may have several, such as seq gaps).
 type cluster struct {
-	sig   string
-	first replay.Finding
-	calls int
+	sig         string
+	first       replay.Finding
+	n           int // findings
+	calls       int
+	logFindings int
+	logs        int
+	lastLogFile string
 }
 
 // textSink is the human report: findings by log then call, identical causes
@@ -68,8 +74,32 @@ func (s *textSink) add(fs []replay.Finding) {
 			s.clusters[sig] = c
 			s.order = append(s.order, c)
 		}
-		c.calls++
+		c.n++
+		if f.CallID != "" {
+			c.calls++
+		} else {
+			c.logFindings++
+			if c.logs == 0 || f.File != c.lastLogFile {
+				c.logs++ // logs come in order: a new file is a new log
+				c.lastLogFile = f.File
+			}
+		}
 	}
+}
+
+// header says what the cluster counts: "3 calls", "3 logs", "100 findings
+// in 1 log", or both kinds.
+func (c *cluster) header() string {
+	switch {
+	case c.logFindings == 0:
+		return plural(c.calls, "call", "calls")
+	case c.calls == 0 && c.logFindings == c.logs:
+		return plural(c.logs, "log", "logs")
+	case c.calls == 0:
+		return fmt.Sprintf("%s in %s", plural(c.n, "finding", "findings"), plural(c.logs, "log", "logs"))
+	}
+	return fmt.Sprintf("%s (%s, %s in %s)", plural(c.n, "finding", "findings"), plural(c.calls, "call", "calls"),
+		plural(c.logFindings, "log finding", "log findings"), plural(c.logs, "log", "logs"))
 }
 
 func (s *textSink) EndLog(l *replay.LogResult) {
@@ -84,7 +114,7 @@ func (s *textSink) Close(t *Totals) error {
 	w := bufio.NewWriter(s.w)
 	clustered := map[string]bool{}
 	for _, c := range s.order {
-		if c.calls >= ClusterMin {
+		if c.n >= ClusterMin {
 			clustered[c.sig] = true
 		}
 	}
@@ -149,7 +179,7 @@ func (s *textSink) Close(t *Totals) error {
 		fmt.Fprintln(w)
 		for _, c := range cl {
 			f := &c.first
-			fmt.Fprintf(w, "%s, 1 cause: %s", plural(c.calls, "call", "calls"), f.Headline())
+			fmt.Fprintf(w, "%s, 1 cause: %s", c.header(), f.Headline())
 			if f.Tool != "" {
 				fmt.Fprintf(w, " · %s", logformat.QuoteName(f.Tool))
 			}
