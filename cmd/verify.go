@@ -64,8 +64,9 @@ schema-invalid, render-failed, meta-failed, presenter-failed,
 nondeterministic, log-corrupt, unreadable (a log, sidecar or directory that
 cannot be opened or listed: reported in its place, the rest is verified),
 unknown-event, no-projector, impure and projector-timeout (--plugin). Notices (failures only under --strict):
-not-a-session-log (a JSON-lines file of another kind found in a directory;
-named on the command line it is exit 3), calls-without-records,
+not-a-session-log (a JSON-lines file of another kind, or a FIFO, device or
+socket named like a log, found in a directory and never opened; named on
+the command line it is exit 3), calls-without-records,
 presenter-declined, sandbox-unsupported (--plugin: the projector used
 something Node has and the sandbox lacks, so the call is not verified).
 
