@@ -3,9 +3,12 @@ package fs
 import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"sync"
 )
 
-var readImageOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"image":{"type":"object","additionalProperties":false,"properties":{"attachmentId":{"type":"string"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},"name":{"type":"string"}},"required":["attachmentId","mediaType","bytes","width","height"]}},"required":["path","image"]}`)
+var readImageOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"image":{"type":"object","additionalProperties":false,"properties":{"attachmentId":{"type":"string"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},"name":{"type":"string"}},"required":["attachmentId","mediaType","bytes","width","height"]}},"required":["path","image"]}`)
+})
 
 // readImageTool is read-image.ts:130-231: render only (no presentationMeta,
 // no presentResult: the generic fallback).
@@ -17,7 +20,7 @@ func readImageTool() *projector.Tool {
 			projector.Param{Name: "file_path", Type: "string", Required: true, Description: "Path to the image file, resolved by the filesystem backend."},
 		),
 		Output: &projector.Output{
-			Schema: readImageOutputSchema,
+			Schema: readImageOutputSchema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				image := value.Get("image")
 				if nullish(image) {
