@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -122,7 +123,22 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 			seq++
 			work <- it
 		}
-		for _, path := range paths {
+		ahead, taken := readAhead(paths, ro, jobs)
+		for i, path := range paths {
+			r := <-ahead[i]
+			taken()
+			if r != nil {
+				send(&item{kind: itemBegin, file: path})
+				for j := range r.calls {
+					send(&item{kind: itemCall, file: path, call: r.calls[j]})
+				}
+				lr := e.logResult(path, r.sum, r.err, ro)
+				if !ro.Deterministic {
+					lr.Nanos = r.nanos
+				}
+				send(&item{kind: itemEnd, file: path, log: lr})
+				continue
+			}
 			start := time.Now()
 			send(&item{kind: itemBegin, file: path})
 			sum, err := readCalls(path, ro, func(c *logformat.Call) error {
@@ -167,6 +183,71 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 			<-tokens
 		}
 	}
+}
+
+// Small logs are read ahead, several at once: reading one takes little more
+// than opening it, so a tree of them read one after another would leave
+// the other cores idle. A log of up to smallLogBytes is read whole by one of
+// jobs readers, at most readAheadLogs(jobs) logs before the one being
+// delivered (their calls wait in memory); a larger one, stdin and anything
+// that is not a regular file are read in turn, streaming, as before.
+const smallLogBytes = 256 << 10
+
+func readAheadLogs(jobs int) int { return min(4*jobs, 32) }
+
+type readAheadResult struct {
+	calls []logformat.Call
+	sum   *logformat.Summary
+	err   error
+	nanos int64
+}
+
+// readAhead returns one channel per path, which yields the log read whole
+// or nil when the caller is to stream it; the caller calls taken after each
+// receive, in path order, to let the readers move on.
+func readAhead(paths []string, ro RunOptions, jobs int) (results []chan *readAheadResult, taken func()) {
+	out := make([]chan *readAheadResult, len(paths))
+	for i := range out {
+		out[i] = make(chan *readAheadResult, 1)
+	}
+	slots := make(chan struct{}, readAheadLogs(jobs))
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range paths {
+			slots <- struct{}{}
+			next <- i
+		}
+	}()
+	for range jobs {
+		go func() {
+			for i := range next {
+				out[i] <- readSmall(paths[i], ro)
+			}
+		}()
+	}
+	return out, func() { <-slots }
+}
+
+// readSmall reads a small regular file's calls (nil when it is not one).
+func readSmall(path string, ro RunOptions) *readAheadResult {
+	if path == "-" {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > smallLogBytes {
+		return nil
+	}
+	start := time.Now()
+	r := &readAheadResult{}
+	r.sum, r.err = readCalls(path, ro, func(c *logformat.Call) error {
+		if InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
+			r.calls = append(r.calls, *c)
+		}
+		return nil
+	})
+	r.nanos = time.Since(start).Nanoseconds()
+	return r
 }
 
 // readCalls is logformat.ReadCalls with panics contained.
