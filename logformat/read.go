@@ -112,6 +112,24 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 // reading it are most of the work, so it is done once.
 var smallFileBytes int64 = 256 << 10
 
+// ReadSmallCalls is ReadCalls for a regular file small enough to be read
+// whole (SmallLogBytes); for any other path it reads nothing and returns
+// ok false.
+func ReadSmallCalls(path string, opts Options, fn func(*Call) error) (sum *Summary, err error, ok bool) {
+	if path == "-" {
+		return nil, nil, false
+	}
+	data, ok := readSmallFile(path, smallFileBytes)
+	if !ok {
+		return nil, nil, false
+	}
+	sum, err = readCallsBytes(path, data, opts, fn)
+	return sum, err, true
+}
+
+// SmallLogBytes is the size up to which ReadSmallCalls reads a log.
+func SmallLogBytes() int64 { return smallFileBytes }
+
 // readCallsBytes is ReadCalls for a log read whole.
 func readCallsBytes(path string, data []byte, opts Options, fn func(*Call) error) (*Summary, error) {
 	rd := newReader(path, opts, fn)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -187,12 +186,10 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 
 // Small logs are read ahead, several at once: reading one takes little more
 // than opening it, so a tree of them read one after another would leave
-// the other cores idle. A log of up to smallLogBytes is read whole by one of
-// jobs readers, at most readAheadLogs(jobs) logs before the one being
-// delivered (their calls wait in memory); a larger one, stdin and anything
-// that is not a regular file are read in turn, streaming, as before.
-const smallLogBytes = 256 << 10
-
+// the other cores idle. A log of up to logformat.SmallLogBytes is read whole
+// by one of jobs readers, at most readAheadLogs(jobs) logs before the one
+// being delivered (their calls wait in memory); a larger one, stdin and
+// anything that is not a regular file are read in turn, streaming.
 func readAheadLogs(jobs int) int { return min(4*jobs, 32) }
 
 type readAheadResult struct {
@@ -234,20 +231,32 @@ func readSmall(path string, ro RunOptions) *readAheadResult {
 	if path == "-" {
 		return nil
 	}
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > smallLogBytes {
-		return nil
-	}
 	start := time.Now()
 	r := &readAheadResult{}
-	r.sum, r.err = readCalls(path, ro, func(c *logformat.Call) error {
+	var ok bool
+	r.sum, r.err, ok = readSmallCalls(path, ro, func(c *logformat.Call) error {
 		if InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
 			r.calls = append(r.calls, *c)
 		}
 		return nil
 	})
+	if !ok {
+		return nil
+	}
 	r.nanos = time.Since(start).Nanoseconds()
 	return r
+}
+
+// readSmallCalls is logformat.ReadSmallCalls with panics contained.
+func readSmallCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			err, ok = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}, true
+		}
+	}()
+	opts := ro.Read
+	opts.DecodeValues = true
+	return logformat.ReadSmallCalls(path, opts, fn)
 }
 
 // readCalls is logformat.ReadCalls with panics contained.
