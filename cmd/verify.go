@@ -87,7 +87,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	}
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github, html")
-	f.StringArrayVar(&o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html; FILE - is stdout); repeatable")
+	cmdutil.StringArrayVar(f, &o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html; FILE - is stdout); repeatable")
 	f.IntVar(&o.jobs, "jobs", 0, "verifying workers (0: all cores; at most 4 per core, and no more than there are calls)")
 	f.StringVar(&o.shard, "shard", "", "verify only shard K of N (K/N, 1-based): a stable partition of the calls for CI matrices")
 	f.IntVar(&o.shake, "shake", 0, "re-run every projector and presenter N more times (some under a perturbed TZ, locale, GOMAXPROCS) and report output that moves")

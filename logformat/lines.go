@@ -46,6 +46,49 @@ func newLineSource(src io.Reader, zs *zstdSource, bufSize, maxLine int) *lineSou
 	return &lineSource{src: src, zs: zs, buf: make([]byte, bufSize), line: 1, maxLine: maxLine}
 }
 
+// newBytesSource is a source over a log held whole in memory: its buffer
+// is the data itself, already at its end (no copy, no reads).
+func newBytesSource(data []byte, maxLine int) *lineSource {
+	s := &lineSource{buf: data, w: len(data), eof: true, seen: int64(len(data)), line: 1, maxLine: maxLine}
+	if len(data) > 0 {
+		s.lastByte = data[len(data)-1]
+	}
+	return s
+}
+
+// inMemory reports whether everything left is already in the buffer.
+func (s *lineSource) inMemory() bool { return s.eof && s.zs == nil && s.fatal == nil }
+
+// takeRest is fillBatch for a source at its end: it indexes the complete
+// lines left in the buffer where they lie (the batch shares the buffer).
+func (s *lineSource) takeRest(b *batch) {
+	b.lines = b.lines[:0]
+	b.firstLine = s.line
+	b.last = true
+	b.err = nil
+	b.buf = s.buf
+	data := s.buf[:s.w]
+	baseOff := s.off - int64(s.r) // plaintext offset of buf[0]
+	last := s.r - 1
+	if i := bytes.LastIndexByte(data[s.r:], '\n'); i >= 0 {
+		last = s.r + i
+	}
+	for p := s.r; p <= last; {
+		j := bytes.IndexByte(data[p:], '\n')
+		if j > s.maxLine {
+			s.failf(b.firstLine+len(b.lines), "record longer than %d bytes (the reader's limit)", s.maxLine)
+			b.err = s.fatal
+			last = p - 1
+			break
+		}
+		b.lines = append(b.lines, lineRef{start: p, end: p + j, endOff: baseOff + int64(p+j+1)})
+		p += j + 1
+	}
+	s.r = last + 1
+	s.off = baseOff + int64(last+1)
+	s.line = b.firstLine + len(b.lines)
+}
+
 func (s *lineSource) failf(line int, format string, args ...any) error {
 	s.fatal = &sourceError{Line: line, Err: fmt.Errorf(format, args...)}
 	return s.fatal

@@ -16,7 +16,7 @@ import (
 // event dispatches one applied event.
 func (rd *reader) event(rec *record, line int, seq int64) error {
 	typ := rec.typ
-	if _, known := knownTypes[typ]; !known {
+	if !isKnownType(typ) {
 		if rec.ignorable {
 			rd.sum.IgnoredEvents++
 			return nil

@@ -2,6 +2,7 @@ package logformat
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -80,6 +81,9 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 	if path == "-" {
 		return ReadCallsFrom("-", os.Stdin, opts, fn)
 	}
+	if data, ok := readSmallFile(path, smallFileBytes); ok {
+		return readCallsBytes(path, data, opts, fn)
+	}
 	f, st, err := openRegular(path, "")
 	if err != nil {
 		if st != nil && st.IsDir() {
@@ -98,12 +102,57 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 		defer side.close()
 	}
 	if !opts.NoViewPrepass && st.Mode().IsRegular() {
-		views, err := scanReplacements(path, opts.maxLine())
+		// The prepass reads the same open file by offset: no second open.
+		views, err := scanReplacementsIn(path, f, st.Size(), opts.maxLine())
 		if err == nil {
 			rd.views = views
 		}
 	}
 	err = rd.run(f, st.Size())
+	return &rd.sum, err
+}
+
+// smallFileBytes is the size up to which a regular file is read whole, in
+// one read, and its lines decoded in place: for a small log, opening and
+// reading it are most of the work, so it is done once.
+var smallFileBytes int64 = 256 << 10
+
+// ReadSmallCalls is ReadCalls for a regular file small enough to be read
+// whole (SmallLogBytes); for any other path it reads nothing and returns
+// ok false.
+func ReadSmallCalls(path string, opts Options, fn func(*Call) error) (sum *Summary, err error, ok bool) {
+	if path == "-" {
+		return nil, nil, false
+	}
+	data, ok := readSmallFile(path, smallFileBytes)
+	if !ok {
+		return nil, nil, false
+	}
+	sum, err = readCallsBytes(path, data, opts, fn)
+	return sum, err, true
+}
+
+// SmallLogBytes is the size up to which ReadSmallCalls reads a log.
+func SmallLogBytes() int64 { return smallFileBytes }
+
+// readCallsBytes is ReadCalls for a log read whole.
+func readCallsBytes(path string, data []byte, opts Options, fn func(*Call) error) (*Summary, error) {
+	rd := newReader(path, opts, fn)
+	if !opts.NoSidecar {
+		side, err := openSidecar(path, opts.maxLine(), rd.notice)
+		if err != nil {
+			return &rd.sum, err
+		}
+		rd.side = side
+		defer side.close()
+	}
+	if !opts.NoViewPrepass {
+		views, err := scanReplacementsBytes(path, data, opts.maxLine())
+		if err == nil {
+			rd.views = views
+		}
+	}
+	err := rd.runBytes(data)
 	return &rd.sum, err
 }
 
@@ -221,7 +270,7 @@ func (rd *reader) errorf(line int, format string, args ...any) *Error {
 
 // run reads the whole stream.
 func (rd *reader) run(in io.Reader, size int64) error {
-	br := bufio.NewReaderSize(in, 1<<16)
+	br := bufio.NewReaderSize(in, peekBufSize(size))
 	magic, _ := br.Peek(4)
 	var src io.Reader = br
 	var zs *zstdSource
@@ -238,7 +287,21 @@ func (rd *reader) run(in io.Reader, size int64) error {
 	// The first buffer only serves line 1; batches bring their own.
 	ls := newLineSource(src, zs, min(readBufSize(size, zs != nil), 64<<10), rd.opts.maxLine())
 	rd.batchBytes = min(readBufSize(size, zs != nil), 512<<10)
+	return rd.runLines(ls, zs, size)
+}
 
+// runBytes reads a log held whole in memory: its lines are decoded where
+// they lie, in this goroutine.
+func (rd *reader) runBytes(data []byte) error {
+	if isZstdMagic(data[:min(4, len(data))]) || len(data) > rd.opts.maxLine() {
+		return rd.run(bytes.NewReader(data), int64(len(data)))
+	}
+	rd.batchBytes = len(data) + 1
+	return rd.runLines(newBytesSource(data, rd.opts.maxLine()), nil, int64(len(data)))
+}
+
+// runLines reads the header and then every record of ls.
+func (rd *reader) runLines(ls *lineSource, zs *zstdSource, size int64) error {
 	// Line 1: the header, or the first line of a wrapped event stream.
 	first, end, err := ls.next()
 	if err != nil {
@@ -266,7 +329,13 @@ func (rd *reader) run(in io.Reader, size int64) error {
 		}
 	}
 
-	err = rd.pipeline(ls)
+	if size >= 0 && size < int64(rd.batchBytes) {
+		// One batch holds the whole log: decoding it in this goroutine
+		// beats starting the pipeline's for a small file.
+		err = rd.sequential(ls)
+	} else {
+		err = rd.pipeline(ls)
+	}
 	if err == nil && rd.stopErr == nil {
 		err = rd.finish(ls, zs)
 	}
@@ -439,6 +508,51 @@ func (rd *reader) pipeline(ls *lineSource) error {
 	}
 	wg.Wait()
 	return err
+}
+
+// sequential is pipeline without its goroutines: the same batches, decoded
+// and applied in order.
+func (rd *reader) sequential(ls *lineSource) error {
+	b := &batch{}
+	for {
+		if ls.inMemory() {
+			ls.takeRest(b)
+		} else {
+			ls.fillBatch(b, rd.batchBytes)
+		}
+		if cap(b.recs) < len(b.lines) {
+			b.recs = make([]record, len(b.lines))
+		}
+		b.recs = b.recs[:len(b.lines)]
+		for i, l := range b.lines {
+			decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
+		}
+		for i := range b.recs {
+			l := b.lines[i]
+			if err := rd.apply(&b.recs[i], b.firstLine+i, l.endOff); err != nil {
+				return err
+			}
+			if rd.stopErr != nil {
+				return rd.stopErr
+			}
+		}
+		if b.err != nil {
+			return rd.sourceErr(b.err)
+		}
+		clear(b.recs)
+		if b.last {
+			return nil
+		}
+	}
+}
+
+// peekBufSize sizes the reader that peeks at the zstd magic: a small file
+// does not need 64 KB cleared for it.
+func peekBufSize(size int64) int {
+	if size >= 0 && size < 1<<16 {
+		return max(int(size), 16)
+	}
+	return 1 << 16
 }
 
 // apply handles one record in log order: upstream's scanner rules first

@@ -124,7 +124,22 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 			}
 			work <- it
 		}
-		for _, path := range paths {
+		ahead, taken := readAhead(paths, ro, jobs)
+		for i, path := range paths {
+			r := <-ahead[i]
+			taken()
+			if r != nil {
+				send(&item{kind: itemBegin, file: path})
+				for j := range r.calls {
+					send(&item{kind: itemCall, file: path, call: r.calls[j]})
+				}
+				lr := e.logResult(path, r.sum, r.err, ro)
+				if !ro.Deterministic {
+					lr.Nanos = r.nanos
+				}
+				send(&item{kind: itemEnd, file: path, log: lr})
+				continue
+			}
 			start := time.Now()
 			send(&item{kind: itemBegin, file: path})
 			sum, err := readCalls(path, ro, func(c *logformat.Call) error {
@@ -169,6 +184,82 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 			<-tokens
 		}
 	}
+}
+
+// Small logs are read ahead, several at once: reading one takes little more
+// than opening it, so a tree of them read one after another would leave
+// the other cores idle. A log of up to logformat.SmallLogBytes is read whole
+// by one of jobs readers, at most readAheadLogs(jobs) logs before the one
+// being delivered (their calls wait in memory); a larger one, stdin and
+// anything that is not a regular file are read in turn, streaming.
+func readAheadLogs(jobs int) int { return min(4*jobs, 32) }
+
+type readAheadResult struct {
+	calls []logformat.Call
+	sum   *logformat.Summary
+	err   error
+	nanos int64
+}
+
+// readAhead returns one channel per path, which yields the log read whole
+// or nil when the caller is to stream it; the caller calls taken after each
+// receive, in path order, to let the readers move on.
+func readAhead(paths []string, ro RunOptions, jobs int) (results []chan *readAheadResult, taken func()) {
+	out := make([]chan *readAheadResult, len(paths))
+	for i := range out {
+		out[i] = make(chan *readAheadResult, 1)
+	}
+	slots := make(chan struct{}, readAheadLogs(jobs))
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range paths {
+			slots <- struct{}{}
+			next <- i
+		}
+	}()
+	// A reader per log up to jobs: one log needs one.
+	for range min(jobs, len(paths)) {
+		go func() {
+			for i := range next {
+				out[i] <- readSmall(paths[i], ro)
+			}
+		}()
+	}
+	return out, func() { <-slots }
+}
+
+// readSmall reads a small regular file's calls (nil when it is not one).
+func readSmall(path string, ro RunOptions) *readAheadResult {
+	if path == "-" {
+		return nil
+	}
+	start := time.Now()
+	r := &readAheadResult{}
+	var ok bool
+	r.sum, r.err, ok = readSmallCalls(path, ro, func(c *logformat.Call) error {
+		if InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
+			r.calls = append(r.calls, *c)
+		}
+		return nil
+	})
+	if !ok {
+		return nil
+	}
+	r.nanos = time.Since(start).Nanoseconds()
+	return r
+}
+
+// readSmallCalls is logformat.ReadSmallCalls with panics contained.
+func readSmallCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			err, ok = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}, true
+		}
+	}()
+	opts := ro.Read
+	opts.DecodeValues = true
+	return logformat.ReadSmallCalls(path, opts, fn)
 }
 
 // readCalls is logformat.ReadCalls with panics contained.

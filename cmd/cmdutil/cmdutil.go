@@ -122,8 +122,8 @@ func Where(file string, line int) string {
 // AddPathFilterFlags adds --include and --exclude (every command that walks
 // directories has them).
 func AddPathFilterFlags(f *pflag.FlagSet, pf *logformat.PathFilter) {
-	f.StringArrayVar(&pf.Include, "include", nil, "in directories, only files whose path relative to the directory matches `GLOB` (** for any depth; a glob without / matches the base name); repeatable")
-	f.StringArrayVar(&pf.Exclude, "exclude", nil, "in directories, skip files whose relative path matches `GLOB`; repeatable")
+	StringArrayVar(f, &pf.Include, "include", nil, "in directories, only files whose path relative to the directory matches `GLOB` (** for any depth; a glob without / matches the base name); repeatable")
+	StringArrayVar(f, &pf.Exclude, "exclude", nil, "in directories, skip files whose relative path matches `GLOB`; repeatable")
 }
 
 // ExpandInputs expands the arguments (exit 2 on a bad glob, 3 on a missing

@@ -12,7 +12,7 @@ import (
 
 // AddPluginFlag adds --plugin (verify, show, golden, tools).
 func AddPluginFlag(f *pflag.FlagSet, paths *[]string) {
-	f.StringArrayVar(paths, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
+	StringArrayVar(f, paths, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
 }
 
 // PluginTool is a tool a --plugin added.

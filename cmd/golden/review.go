@@ -24,9 +24,9 @@ import (
 
 func addFilterFlags(c *cobra.Command, o *goldenOptions) {
 	f := c.Flags()
-	f.StringArrayVar(&o.logs, "log", nil, "only logs matching `PATH` (the path, its base name, or a glob); repeatable")
-	f.StringArrayVar(&o.tools, "tool", nil, "only logs with a pending change to a call of tool `NAME`; repeatable")
-	f.StringArrayVar(&o.calls, "call", nil, "only logs with a pending change to the call `ID`; repeatable")
+	cmdutil.StringArrayVar(f, &o.logs, "log", nil, "only logs matching `PATH` (the path, its base name, or a glob); repeatable")
+	cmdutil.StringArrayVar(f, &o.tools, "tool", nil, "only logs with a pending change to a call of tool `NAME`; repeatable")
+	cmdutil.StringArrayVar(f, &o.calls, "call", nil, "only logs with a pending change to the call `ID`; repeatable")
 	f.StringVar(&o.out, "out", "", "the pending files are under `DIR` (as written by update --out)")
 }
 

@@ -13,10 +13,12 @@ import (
 // loaded once per backend, each instance with its own `toolName` (shipped:
 // subagent, subagent_fork, subagent_codex, subagent_claude_code), so the
 // "tool-subagent" options may be one object or an array of instance objects.
-var subagentOutput = toolkit.MustCompile(`{"oneOf":[
+var subagentOutput = sync.OnceValue(func() jsonv.Value {
+	return toolkit.MustCompile(`{"oneOf":[
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"background"},"jobId":{"type":"string","required":true}}},
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"continuable"},"subagentId":{"type":"string","required":true}}},
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"foreground"},"runId":{"type":"string","required":true},"output":{"type":"array","required":true,"items":{"type":"json"}}}}]}`)
+})
 
 const (
 	freshPromptDescription  = "The complete, self-contained task for the subagent. It does not share this conversation's context, so include everything it needs."
@@ -96,7 +98,7 @@ func subagentTool(in subagentInstance) *projector.Tool {
 		Name:       in.toolName,
 		Plugin:     "tool-subagent",
 		Parameters: subagentParameters(in),
-		Output:     &projector.Output{Schema: subagentOutput, Render: renderSubagent(in.host)},
+		Output:     &projector.Output{Schema: subagentOutput(), Render: renderSubagent(in.host)},
 		// No presenters: UIs draw subagent cards by tool name (fallback generic card).
 	}
 }

@@ -3,16 +3,21 @@ package fs
 import (
 	"math/big"
 	"strconv"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 
-var readImageOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"image":{"type":"object","additionalProperties":false,"properties":{"attachmentId":{"type":"string"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},"name":{"type":"string"}},"required":["attachmentId","mediaType","bytes","width","height"]}},"required":["path","image"]}`)
+var readImageOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"image":{"type":"object","additionalProperties":false,"properties":{"attachmentId":{"type":"string"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},"name":{"type":"string"}},"required":["attachmentId","mediaType","bytes","width","height"]}},"required":["path","image"]}`)
+})
 
 // dshReadImageOutputSchema is DSH's: the image may carry originalDimensions
 // (the on-disk size of an image stored downscaled).
-var dshReadImageOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"image":{"type":"object","additionalProperties":false,"properties":{"attachmentId":{"type":"string"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},"name":{"type":"string"},"originalDimensions":{"type":"object","additionalProperties":false,"properties":{"width":{"type":"integer"},"height":{"type":"integer"}},"required":["width","height"]}},"required":["attachmentId","mediaType","bytes","width","height"]}},"required":["path","image"]}`)
+var dshReadImageOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"image":{"type":"object","additionalProperties":false,"properties":{"attachmentId":{"type":"string"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},"name":{"type":"string"},"originalDimensions":{"type":"object","additionalProperties":false,"properties":{"width":{"type":"integer"},"height":{"type":"integer"}},"required":["width","height"]}},"required":["attachmentId","mediaType","bytes","width","height"]}},"required":["path","image"]}`)
+})
 
 // readImageTool is read-image.ts:130-231: render only (no presentationMeta,
 // no presentResult: the generic fallback). DSH's (host "dsh") also says how
@@ -29,7 +34,7 @@ func readImageTool(host string) *projector.Tool {
 			projector.Param{Name: "file_path", Type: "string", Required: true, Description: "Path to the image file, resolved by the filesystem backend."},
 		),
 		Output: &projector.Output{
-			Schema: schema,
+			Schema: schema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				image := value.Get("image")
 				if nullish(image) {
