@@ -358,14 +358,13 @@ func (m *reviewer) decide(verdict string) tea.Cmd {
 	r := m.revs[m.idx]
 	if verdict != "skipped" {
 		accept := verdict == "accepted"
-		if accept {
-			if err := pendingStillApplies(r.unit); err != nil {
-				m.status = m.st.bad.Render("not accepted: ") + err.Error()
-				return nil
-			}
-		}
 		if err := m.g.decide(m.g.stateOf(r), r, accept); err != nil {
-			m.status = m.st.bad.Render("failed: ") + err.Error()
+			var stale *staleError
+			if errors.As(err, &stale) {
+				m.status = m.st.bad.Render("not "+verdict+": ") + err.Error() + "; run " + m.g.command("update", []string{r.unit.log}) + " again"
+			} else {
+				m.status = m.st.bad.Render("failed: ") + err.Error()
+			}
 			return nil
 		}
 	}
