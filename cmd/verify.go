@@ -61,10 +61,12 @@ $GITHUB_STEP_SUMMARY).
 Divergence classes: content-mismatch (whitespace-only, crlf-only,
 trailing-newline), meta-mismatch, meta-missing, meta-unexpected,
 schema-invalid, render-failed, meta-failed, presenter-failed,
-nondeterministic, log-corrupt, unknown-event, no-projector, impure and
+nondeterministic, log-corrupt, zstd-window (a zstd window over 512 MiB:
+exit 3), unknown-event, no-projector, impure and
 projector-timeout (--plugin). Notices (failures only under --strict):
 not-a-session-log (a JSON-lines file of another kind found in a directory;
 named on the command line it is exit 3), calls-without-records,
+zstd-framing (a .jsonl.zstd log compressed by hand, read anyway),
 presenter-declined, sandbox-unsupported (--plugin: the projector used
 something Node has and the sandbox lacks, so the call is not verified).
 

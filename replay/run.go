@@ -208,6 +208,8 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 				f.Class = UnknownEvent
 			case string(CallsWithoutRecords):
 				f.Class = CallsWithoutRecords
+			case logformat.ZstdFraming:
+				f.Class = ZstdFraming
 			default:
 				f.Class, f.SubKind = LogCorrupt, n.Kind
 			}
@@ -243,6 +245,9 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 			f.Line, f.Message = le.Line, le.Msg
 			if le.File != "" {
 				f.File = le.File
+			}
+			if le.Kind == logformat.ZstdWindowTooLarge {
+				f.Class = ZstdWindow
 			}
 		case errors.As(err, &ie):
 			f.Class = InternalError
