@@ -63,10 +63,12 @@ trailing-newline), meta-mismatch, meta-missing, meta-unexpected,
 schema-invalid, render-failed, meta-failed, presenter-failed,
 nondeterministic, log-corrupt, unreadable (a log, sidecar or directory that
 cannot be opened or listed: reported in its place, the rest is verified),
-unknown-event, no-projector, impure and projector-timeout (--plugin). Notices (failures only under --strict):
+zstd-window (a zstd window over 512 MiB: exit 3), unknown-event,
+no-projector, impure and projector-timeout (--plugin). Notices (failures only under --strict):
 not-a-session-log (a JSON-lines file of another kind, or a FIFO, device or
 socket named like a log, found in a directory and never opened; named on
 the command line it is exit 3), calls-without-records,
+zstd-framing (a .jsonl.zstd log compressed by hand, read anyway),
 presenter-declined, sandbox-unsupported (--plugin: the projector used
 something Node has and the sandbox lacks, so the call is not verified).
 

@@ -22,12 +22,16 @@ type lineSource struct {
 	eof     bool
 	maxLine int
 
-	seen      int64 // plaintext bytes read so far
-	lastByte  byte
-	frames    int // complete frames seen
-	firstNL   int // newlines seen in the first frame
-	fatal     error
-	fatalLine int
+	seen     int64 // plaintext bytes read so far
+	lastByte byte
+	frames   int // complete frames seen
+	firstNL  int // newlines seen in the first frame
+	// firstLines: the first frame held this many lines, the header and
+	// more (upstream writes the header alone; a log compressed by hand is
+	// one frame). 0 when the framing is upstream's.
+	firstLines int
+	fatal      error
+	fatalLine  int
 }
 
 // sourceError is a fatal problem met while splitting lines (I/O error, zstd
@@ -133,8 +137,11 @@ func (s *lineSource) fill() error {
 				return nil
 			}
 		case errors.Is(err, errFrameEnd):
-			if s.frames == 0 && (s.firstNL != 1 || s.lastByte != '\n') {
-				return s.failf(1, "corrupt zstd session log: first frame is not exactly one header line")
+			if s.frames == 0 && s.firstNL == 0 {
+				return s.failf(1, "corrupt zstd session log: the first frame ends inside the header line")
+			}
+			if s.frames == 0 && s.firstNL > 1 {
+				s.firstLines = s.firstNL
 			}
 			if s.seen > 0 && s.lastByte != '\n' {
 				return s.failf(s.line+bytes.Count(s.buf[s.r:s.w], nl), "corrupt zstd session log: complete frame contains a torn JSONL record")
@@ -157,8 +164,13 @@ func (s *lineSource) fill() error {
 			return io.EOF
 		default:
 			var zc *zstdCorrupt
-			if errors.As(err, &zc) {
+			var zw *zstdWindowError
+			switch {
+			case errors.As(err, &zc):
 				return s.failf(s.line+bytes.Count(s.buf[s.r:s.w], nl), "%v", zc)
+			case errors.As(err, &zw):
+				s.fatal = &sourceError{Line: s.line + bytes.Count(s.buf[s.r:s.w], nl), Err: zw}
+				return s.fatal
 			}
 			return s.failf(0, "read error: %v", err)
 		}

@@ -348,7 +348,12 @@ func (rd *reader) runLines(ls *lineSource, zs *zstdSource, size int64) error {
 func (rd *reader) sourceErr(err error) error {
 	var se *sourceError
 	if errors.As(err, &se) {
-		return rd.errorf(se.Line, "%v", se.Err)
+		e := rd.errorf(se.Line, "%v", se.Err)
+		var zw *zstdWindowError
+		if errors.As(se.Err, &zw) {
+			e.Kind = ZstdWindowTooLarge
+		}
+		return e
 	}
 	return rd.errorf(0, "%v", err)
 }
@@ -627,6 +632,17 @@ func (rd *reader) corrupt(turnEndLine int) error {
 // finish handles the end of input: the torn tail, then every call still
 // open is delivered (interrupted when it has no result).
 func (rd *reader) finish(ls *lineSource, zs *zstdSource) error {
+	if ls.firstLines > 0 {
+		what := fmt.Sprintf("the first zstd frame holds the header and %d more line", ls.firstLines-1)
+		if ls.firstLines > 2 {
+			what += "s"
+		}
+		if ls.frames == 1 && !zs.Torn {
+			what = "the whole log is one zstd frame (as `zstd FILE` makes it)"
+		}
+		rd.notice(Notice{Line: 1, Kind: ZstdFraming, Msg: "not upstream's framing: " + what +
+			"; upstream writes the header alone in the first frame, then one frame per append batch. Read anyway"})
+	}
 	frag := ls.Fragment()
 	torn := zs != nil && zs.Torn
 	if rd.issue != nil || len(frag) > 0 || torn {

@@ -41,6 +41,12 @@ const (
 	// CallsWithoutRecords: tool calls exist only as streamed model chunks,
 	// so there is nothing to verify for them.
 	CallsWithoutRecords Class = "calls-without-records"
+	// ZstdFraming: a .jsonl.zstd log not framed as upstream frames it (the
+	// header alone in the first frame); compressed by hand, and read.
+	ZstdFraming Class = "zstd-framing"
+	// ZstdWindow: a zstd stream whose window is larger than the reader
+	// holds in memory (zstd --long=30 or 31): valid, but not read (exit 3).
+	ZstdWindow Class = "zstd-window"
 	// PresenterDeclined: a presenter's soft validation refused the recorded
 	// arguments, so the call gets the generic card (as upstream draws it).
 	PresenterDeclined Class = "presenter-declined"

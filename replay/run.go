@@ -304,6 +304,8 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 				f.Class = UnknownEvent
 			case string(CallsWithoutRecords):
 				f.Class = CallsWithoutRecords
+			case logformat.ZstdFraming:
+				f.Class = ZstdFraming
 			default:
 				f.Class, f.SubKind = LogCorrupt, n.Kind
 			}
@@ -340,8 +342,11 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 			if le.File != "" {
 				f.File = le.File
 			}
-			if le.Kind == logformat.Unreadable {
+			switch le.Kind {
+			case logformat.Unreadable:
 				f.Class = Unreadable
+			case logformat.ZstdWindowTooLarge:
+				f.Class = ZstdWindow
 			}
 		case errors.As(err, &ie):
 			f.Class = InternalError

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -24,20 +25,15 @@ func (g *goldenRun) decideCalls(action string, args []string) error {
 			unknown = true
 		}
 	}
-	checked := map[*pendingUnit]error{}
 	n, failed := 0, false
 	for _, r := range revs {
-		if action == "accept" {
-			if _, done := checked[r.unit]; !done {
-				checked[r.unit] = pendingStillApplies(r.unit)
-			}
-			if err := checked[r.unit]; err != nil {
-				fmt.Fprintf(g.stderr, "dsh-replay: not accepting %s: %v; run %s again\n", r.unit.log, err, g.command("update", []string{r.unit.log}))
+		if err := g.decide(g.stateOf(r), r, action == "accept"); err != nil {
+			var stale *staleError
+			if errors.As(err, &stale) {
+				fmt.Fprintf(g.stderr, "dsh-replay: not %s %s: %v; run %s again\n", map[string]string{"accept": "accepting", "reject": "rejecting"}[action], r.unit.log, err, g.command("update", []string{r.unit.log}))
 				failed = true
 				continue
 			}
-		}
-		if err := g.decide(g.stateOf(r), r, action == "accept"); err != nil {
 			fmt.Fprintf(g.stderr, "dsh-replay: %s call %s of %s: %v\n", action, r.call, r.unit.log, err)
 			failed = true
 			continue

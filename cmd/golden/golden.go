@@ -187,6 +187,9 @@ type goldenRun struct {
 }
 
 func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*goldenRun, error) {
+	// A signal at any moment ends a golden run the same way: no temporary
+	// file left, exit 130 or 143.
+	logformat.HandleInterrupts()
 	g := &goldenRun{o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
 	var err error
 	if g.cwd, err = os.Getwd(); err != nil {
@@ -487,6 +490,12 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 		changed := false
 		for _, f := range p.files {
 			pend := f.path + pendingExt
+			if m != modeDry {
+				// Temporary files of earlier runs that were killed.
+				for _, t := range append(logformat.RemoveStaleTemps(f.path), logformat.RemoveStaleTemps(pend)...) {
+					fmt.Fprintf(g.stdout, "removed %s (left by an interrupted write)\n", t)
+				}
+			}
 			if f.same {
 				// Nothing to change; a pending copy is now moot.
 				if m != modeDry && fileExists(pend) {
@@ -876,7 +885,7 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	left := g.leftovers(args, paths)
 	for _, l := range left {
 		if strings.HasPrefix(filepath.Base(l), logformat.TempPrefix) {
-			fmt.Fprintf(out, "LEFTOVER %s: a temporary file of an interrupted write (delete it)\n", l)
+			fmt.Fprintf(out, "LEFTOVER %s: a temporary file of an interrupted write (golden update removes it)\n", l)
 		} else {
 			fmt.Fprintf(out, "PENDING %s: review it (%s), then accept or reject it\n", l, g.command("diff", nil))
 		}

@@ -517,6 +517,11 @@ func pendingStillApplies(u *pendingUnit) error {
 	if err != nil {
 		return err
 	}
+	return pendingApplies(u, target(p), cur, pend)
+}
+
+// pendingApplies: pend is exactly cur with the unit's changes re-recorded.
+func pendingApplies(u *pendingUnit, name string, cur, pend []byte) error {
 	edits := make([]logformat.Edit, 0, len(u.changes))
 	for _, ch := range u.changes {
 		e := logformat.Edit{Line: ch.line, CallID: ch.callID, SubCall: ch.subCall, SetMeta: ch.meta, Meta: ch.newMeta}
@@ -525,7 +530,7 @@ func pendingStillApplies(u *pendingUnit) error {
 		}
 		edits = append(edits, e)
 	}
-	want, err := logformat.Rewrite(target(p), cur, edits)
+	want, err := logformat.Rewrite(name, cur, edits)
 	if err == nil && !bytes.Equal(want, pend) && !sameZstdText(want, pend) {
 		err = fmt.Errorf("the pending copy is not the current log re-recorded")
 	}
