@@ -321,6 +321,9 @@ func TestOddFileNames(t *testing.T) {
 		{"verify", "--format", "github", dir},
 		{"show", "--no-pager", "--compact", dir},
 		{"calls", "--summary", dir},
+		{"golden", "check", dir},
+		{"golden", "update", dir},
+		{"golden", "check", dir},
 		{"verify", red + "-missing"},
 		{"show", "--no-pager", "--call", "nope", red},
 	} {
@@ -392,5 +395,20 @@ func TestMessagesSayWhatTheyCount(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
+	}
+}
+
+// A FIFO where a card golden would be is refused, not read: golden check
+// and update return.
+func TestFIFOCardGolden(t *testing.T) {
+	dir := t.TempDir()
+	copyExample(t, filepath.Join(dir, "a.jsonl"))
+	mkfifo(t, filepath.Join(dir, "a.cards.txt"))
+	if code, out, errs := runBounded(t, "golden", "check", dir); code == 0 {
+		t.Errorf("golden check: exit 0 with a FIFO for a golden:\n%s%s", out, errs)
+	}
+	// update writes a golden in its place (atomically, by rename).
+	if code, out, errs := runBounded(t, "golden", "update", "--dry-run", dir); code != 0 || !strings.Contains(out, "a.cards.txt") {
+		t.Errorf("golden update --dry-run: exit %d:\n%s%s", code, out, errs)
 	}
 }

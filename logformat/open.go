@@ -1,6 +1,7 @@
 package logformat
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -63,4 +64,19 @@ func FileKind(m fs.FileMode) string {
 		return "a symbolic link"
 	}
 	return "an irregular file"
+}
+
+// ReadRegularFile is os.ReadFile for a file the user names or a walk finds:
+// it refuses, without blocking, what is not a regular file (a FIFO named
+// like a golden would otherwise hang the run).
+func ReadRegularFile(path string) ([]byte, error) {
+	f, _, err := openRegular(path, "")
+	if err != nil {
+		if _, serr := os.Stat(path); os.IsNotExist(serr) {
+			return nil, serr
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

@@ -292,12 +292,12 @@ func (g *goldenRun) loadUnit(u *pendingUnit) *unitState {
 		if !ok {
 			// Not pending: the golden as it is, for context.
 			ext := map[string]string{kindCardsText: cardsTextExt, kindCardsJSON: cardsJSONExt}[kind]
-			if data, err := os.ReadFile(u.base + ext); err == nil {
+			if data, err := logformat.ReadRegularFile(u.base + ext); err == nil {
 				st.cur[kind] = parseSegs(kind, data, true)
 			}
 			continue
 		}
-		curData, err := os.ReadFile(target(p))
+		curData, err := logformat.ReadRegularFile(target(p))
 		st.cur[kind] = parseSegs(kind, curData, err == nil)
 		st.pend[kind] = parseSegs(kind, readOrEmpty(p), true)
 	}
@@ -459,11 +459,11 @@ func (st *unitState) mayDecide(accept bool) error {
 	if accept && st.checkErr != nil {
 		return &staleError{st.checkErr}
 	}
-	cur, err := os.ReadFile(target(p))
+	cur, err := logformat.ReadRegularFile(target(p))
 	if err != nil {
 		return &staleError{fmt.Errorf("reading the log: %w", err)}
 	}
-	pend, err := os.ReadFile(p)
+	pend, err := logformat.ReadRegularFile(p)
 	if err != nil {
 		return &staleError{fmt.Errorf("reading the pending log: %w", err)}
 	}

@@ -169,7 +169,7 @@ func (g *goldenRun) unplace(p string) string {
 }
 
 func readOrEmpty(p string) []byte {
-	b, _ := os.ReadFile(p)
+	b, _ := logformat.ReadRegularFile(p)
 	return b
 }
 
@@ -509,11 +509,11 @@ func pendingStillApplies(u *pendingUnit) error {
 	if !ok {
 		return nil
 	}
-	cur, err := os.ReadFile(target(p))
+	cur, err := logformat.ReadRegularFile(target(p))
 	if err != nil {
 		return fmt.Errorf("reading the log: %w", err)
 	}
-	pend, err := os.ReadFile(p)
+	pend, err := logformat.ReadRegularFile(p)
 	if err != nil {
 		return err
 	}
