@@ -4,7 +4,7 @@ BIN     ?= bin/dsh-replay
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
-.PHONY: build install test test-browser bench fuzz lint example pgo record record-check
+.PHONY: build install test test-browser bench fuzz lint example pgo record record-check crosscheck
 
 # Statically linked (no cgo: the pure-Go resolver and user lookup): loading
 # libc and running its relocations costs every command a few milliseconds.
@@ -57,3 +57,11 @@ record:
 # Record into a temporary directory and diff against what is committed.
 record-check:
 	./scripts/record.sh --check
+
+# Upstream's own plugins in the sandbox against the Go ports and the
+# recorded sessions, for DSH and LasmeX: prepares both pinned trees
+# (../shared/upstream/prepare.sh, once) and fails unless every plugin
+# shipping a ported tool loads, every conformance example agrees and every
+# recorded call verifies through them.
+crosscheck:
+	./scripts/upstream-crosscheck.sh all

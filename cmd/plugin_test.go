@@ -231,8 +231,8 @@ func TestSandboxUnsupportedIsUnverified(t *testing.T) {
 	plugin := filepath.Join(t.TempDir(), "index.js")
 	src := `export function apply(ctx) {
   ctx.tools.register({ name: 'word_count', parameters: { type: 'object' }, output: { schema: {},
-    render: (args, v) => [{ type: 'text', text: new URL('http://x/' + v.words).pathname }],
-    presentationMeta: (args, v) => ({ host: new URL('http://x/').host }) } })
+    render: (args, v) => [{ type: 'text', text: new URLSearchParams('w=' + v.words).get('w') }],
+    presentationMeta: (args, v) => ({ host: new URLSearchParams('h=x').get('h') }) } })
 }`
 	if err := os.WriteFile(plugin, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -242,8 +242,8 @@ func TestSandboxUnsupportedIsUnverified(t *testing.T) {
 	if code != ExitOK || r.classes() != "sandbox-unsupported,sandbox-unsupported,sandbox-unsupported,sandbox-unsupported" || r.summary["unverified"] != float64(2) || r.summary["diverged"] != float64(0) {
 		t.Fatalf("exit %d, classes %q, summary %v\n%s", code, r.classes(), r.summary, errs)
 	}
-	if !strings.Contains(out, `used URL at `) || !strings.Contains(out, `"severity":"warning"`) {
-		t.Errorf("the finding does not name URL as a warning:\n%s", out)
+	if !strings.Contains(out, `used URLSearchParams at `) || !strings.Contains(out, `"severity":"warning"`) {
+		t.Errorf("the finding does not name URLSearchParams as a warning:\n%s", out)
 	}
 	if _, _, code := verifyCLI(t, "", "--strict", "--plugin", plugin, pluginData+"/logs/todo.jsonl"); code != ExitDivergence {
 		t.Errorf("--strict: exit %d, want %d", code, ExitDivergence)

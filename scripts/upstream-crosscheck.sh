@@ -1,39 +1,46 @@
 #!/usr/bin/env bash
-# Loads upstream's own first-party tool plugins through --plugin's sandbox
-# and compares their projectors and presenters with the Go ports on the
-# conformance vectors (TestUpstreamCrossCheck).
+# Loads upstream's own first-party tool plugins through --plugin's sandbox,
+# holds their projectors and presenters to the Go ports on the worked
+# conformance vectors (TestUpstreamCrossCheck), and verifies the recorded
+# sessions through them (TestVerifyRecordedWithUpstreamPlugins), for DSH and
+# LasmeX.
 #
-#   scripts/upstream-crosscheck.sh [lasmex|dsh] [CHECKOUT]
+#   scripts/upstream-crosscheck.sh [dsh|lasmex|all] [TREE]
 #
-# Without CHECKOUT the repository is fetched at the pinned commit into a
-# temporary directory (needs network access to github.com) and removed
-# afterwards unless KEEP=1. Its workspace packages are installed with pnpm
-# (from the npm registry, scripts not run) so that the plugins' own
-# imports resolve. Nothing of upstream's lands in this repository.
+# Without TREE each pinned tree is prepared by ../shared/upstream/prepare.sh
+# (unpacked from its archive with its workspace installed, once; SHARED
+# overrides ../shared). Nothing of upstream's lands in this repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-which=${1:-lasmex}
+which=${1:-all}
+tree=${2:-}
+shared=${SHARED:-../shared}
 case $which in
-  lasmex) repo=https://github.com/lasme-ephrem/LasmeX commit=bdc153371d ;;
-  dsh) repo=https://github.com/deepseek-ai/deepseek-harness commit=b150a551b8 ;;
-  *) echo "usage: $0 [lasmex|dsh] [CHECKOUT]" >&2; exit 2 ;;
+  dsh) hosts=(deepseek-harness) ;;
+  lasmex) hosts=(lasmex) ;;
+  all) hosts=(deepseek-harness lasmex) ;;
+  *) echo "usage: $0 [dsh|lasmex|all] [TREE]" >&2; exit 2 ;;
 esac
-
-dir=${2:-}
-if [[ -z $dir ]]; then
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/dsh-replay-upstream.XXXXXX")
-  [[ -n ${KEEP:-} ]] || trap 'rm -rf "$dir"' EXIT
-  echo "fetching $repo at $commit into $dir ..." >&2
-  git clone --quiet --filter=blob:none --no-checkout "$repo" "$dir"
-  git -C "$dir" checkout --quiet "$commit"
-fi
-[[ -d $dir/packages ]] || { echo "$dir has no packages/ directory: not an upstream checkout" >&2; exit 2; }
-
-# Resolve the workspace's imports the way upstream's own build does.
-if [[ -f $dir/pnpm-lock.yaml && ! -d $dir/node_modules ]]; then
-  echo "installing the workspace's packages (pnpm, --ignore-scripts) ..." >&2
-  (cd "$dir" && npx --yes pnpm@9 install --frozen-lockfile --ignore-scripts --reporter=silent)
+if [[ -n $tree && ${#hosts[@]} -ne 1 ]]; then
+  echo "$0: a TREE goes with one host (dsh or lasmex)" >&2; exit 2
 fi
 
-DSH_REPLAY_UPSTREAM=$dir go test -count=1 -run '^TestUpstreamCrossCheck$' -v ./projector/jsplugin
+status=0
+for host in "${hosts[@]}"; do
+  dir=$tree
+  if [[ -z $dir ]]; then
+    [[ -x $shared/upstream/prepare.sh ]] || { echo "$0: $shared/upstream/prepare.sh not found (set SHARED)" >&2; exit 2; }
+    dir=$("$shared/upstream/prepare.sh" "$host" | tail -n 1)
+  fi
+  echo "== $host: $dir" >&2
+  out=$(mktemp)
+  if DSH_REPLAY_UPSTREAM=$dir go test -count=1 -run '^(TestUpstreamCrossCheck|TestVerifyRecordedWithUpstreamPlugins)$' -v ./projector/jsplugin ./cmd >"$out" 2>&1; then
+    grep -E '^(upstream plugins|recorded sessions)' "$out"
+  else
+    cat "$out"
+    status=1
+  fi
+  rm -f "$out"
+done
+exit $status

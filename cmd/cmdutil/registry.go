@@ -20,12 +20,18 @@ type PluginTool struct {
 	Tool, Plugin, Path string
 	// Replaces: a Go port of the same name is replaced for this run.
 	Replaces bool
+	// StandIn: why the stand-in answered for the harness packages installed
+	// beside the plugin (empty: they were used).
+	StandIn string
 }
 
 func (p PluginTool) String() string {
 	s := fmt.Sprintf("%s from plugin %s (%s)", p.Tool, p.Plugin, p.Path)
 	if p.Replaces {
 		s += ", replacing the Go port"
+	}
+	if p.StandIn != "" {
+		s += "; its installed harness packages did not load in the sandbox (" + p.StandIn + "), the stand-in answered for them"
 	}
 	return s
 }
@@ -53,14 +59,15 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 	for _, path := range plugins {
 		p, err := jsplugin.Load(path, cfg)
 		if err != nil {
-			return nil, nil, Cannot(fmt.Errorf("--plugin %s: %w", path, err))
+			// The error starts with the plugin's path.
+			return nil, nil, Cannot(fmt.Errorf("--plugin %w", err))
 		}
 		for _, t := range p.Tools(cfg) {
 			replaced, err := reg.Replace(t)
 			if err != nil {
 				return nil, nil, Cannot(fmt.Errorf("--plugin %s: %w", path, err))
 			}
-			added = append(added, PluginTool{Tool: t.Name, Plugin: p.Name, Path: path, Replaces: replaced})
+			added = append(added, PluginTool{Tool: t.Name, Plugin: p.Name, Path: path, Replaces: replaced, StandIn: p.StandIn})
 		}
 	}
 	return reg, added, nil

@@ -7,35 +7,76 @@
   "use strict";
   var impure = g.__dshImpure; // (name) -> throws during projector calls, undefined while loading
   // --- purity traps -------------------------------------------------------
-  var RealDate = g.Date;
+  var RealDate = g.Date, origDateToString = RealDate.prototype.toString;
   var TZ = "depends on the host's time zone", LOCALE = "depends on the host's locale";
-  function SafeDate() {
-    if (arguments.length === 0) { return impure("Date"); }
-    // Not new.target: goja lets it leak into plain calls made inside a
-    // constructor; a construct call is the one whose this is a new Date.
-    if (!(this instanceof SafeDate)) { return impure("Date"); }
+  // SafeDate makes genuine Dates (Reflect.construct, so a subclass's
+  // instances are its own and every Date method accepts them); only what
+  // reads the clock or the local time zone is trapped. While loading, the
+  // traps let the real behaviour through, as a library's module code
+  // expects (new Date().getTimezoneOffset() at import time).
+  function SafeDate(year, month, date, hours, minutes, seconds, ms) {
+    // A construct call is one whose this is a fresh object of new.target's
+    // prototype: goja leaks new.target into plain calls made inside a
+    // constructor, where this is undefined.
+    var nt = new.target;
+    if (nt === undefined || this === undefined || this === null || Object.getPrototypeOf(this) !== nt.prototype) {
+      impure("Date", TZ);
+      return origDateToString.call(new RealDate(clock("Date")));
+    }
+    if (arguments.length === 0) { return Reflect.construct(RealDate, [clock("Date")], nt); }
     if (arguments.length > 1) { impure("new Date(year, month, ...)", TZ); }
-    var a = Array.prototype.slice.call(arguments);
-    return new (Function.prototype.bind.apply(RealDate, [null].concat(a)))();
+    return Reflect.construct(RealDate, arguments, nt);
   }
   SafeDate.prototype = RealDate.prototype;
   Object.defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: true, configurable: true, enumerable: false });
-  SafeDate.UTC = RealDate.UTC;
-  SafeDate.parse = RealDate.parse;
-  SafeDate.now = function () { return impure("Date.now"); };
+  Object.defineProperty(SafeDate, "prototype", { writable: false, enumerable: false, configurable: false });
+  Object.defineProperty(SafeDate, "name", { value: "Date", configurable: true });
+  ["UTC", "parse"].forEach(function (k) {
+    Object.defineProperty(SafeDate, k, { value: RealDate[k], writable: true, configurable: true, enumerable: false });
+  });
+  var realNow = RealDate.now;
+  // The clock: the real one while loading; in a projector call a pinned
+  // instant (Go runs the call again at another one, and only a call whose
+  // answer moves with it is impure: a library may read the clock for a
+  // deadline that never fires, as jsdiff does).
+  var clockNow = g.__dshClock; // (name) -> the pinned instant during a call, undefined while loading
+  function clock(name) {
+    var t = clockNow(name);
+    return t === undefined ? realNow.call(RealDate) : t;
+  }
+  Object.defineProperty(SafeDate, "now", { writable: true, configurable: true, enumerable: false,
+    value: function now() { return clock("Date.now"); } });
   g.Date = SafeDate;
   // What reads or writes local time, or formats for a locale, moves with
   // the host's TZ and locale in Node, and goja cannot reproduce V8's ICU
-  // output either way: such calls are impure, not mismatches.
+  // output either way: such calls are impure, not mismatches. A wrapper
+  // keeps the original's name and length, which libraries read.
   function trap(proto, owner, names, why) {
     names.forEach(function (name) {
       var orig = proto[name];
       if (typeof orig !== "function") { return; }
       var label = owner + "." + name;
-      Object.defineProperty(proto, name, { configurable: true, writable: true, enumerable: false,
-        value: function () { impure(label, why); return orig.apply(this, arguments); } });
+      var fn = function () { impure(label, why); return orig.apply(this, arguments); };
+      Object.defineProperty(fn, "name", { value: name, configurable: true });
+      Object.defineProperty(fn, "length", { value: orig.length, configurable: true });
+      Object.defineProperty(proto, name, { configurable: true, writable: true, enumerable: false, value: fn });
     });
   }
+  // Annex B's getYear, setYear and toGMTString, which V8 has and goja not.
+  var DateProto = RealDate.prototype, origGetFullYear = DateProto.getFullYear, origSetFullYear = DateProto.setFullYear;
+  [["getYear", function getYear() {
+    var y = origGetFullYear.call(this);
+    return y !== y ? NaN : y - 1900;
+  }], ["setYear", function setYear(year) {
+    var y = Number(year);
+    if (y !== y) { DateProto.setTime.call(this, NaN); return NaN; }
+    var yi = Math.trunc(y);
+    return origSetFullYear.call(this, yi >= 0 && yi <= 99 ? 1900 + yi : y);
+  }], ["toGMTString", DateProto.toUTCString]].forEach(function (m) {
+    if (typeof DateProto[m[0]] !== "function") {
+      Object.defineProperty(DateProto, m[0], { value: m[1], writable: true, configurable: true, enumerable: false });
+    }
+  });
   trap(RealDate.prototype, "Date.prototype", ["getFullYear", "getMonth", "getDate", "getDay", "getHours", "getMinutes",
     "getSeconds", "getTimezoneOffset", "getYear", "setFullYear", "setMonth", "setDate", "setHours", "setMinutes",
     "setSeconds", "setYear", "toString", "toDateString", "toTimeString"], TZ);
@@ -45,8 +86,11 @@
   trap(Object.prototype, "Object.prototype", ["toLocaleString"], LOCALE);
   trap(String.prototype, "String.prototype", ["localeCompare", "toLocaleUpperCase", "toLocaleLowerCase"], LOCALE);
   if (typeof BigInt === "function") { trap(BigInt.prototype, "BigInt.prototype", ["toLocaleString"], LOCALE); }
-  Object.defineProperty(g, "Intl", { configurable: true, enumerable: false, get: function () { return impure("Intl", LOCALE); } });
-  Math.random = function () { return impure("Math.random"); };
+  var RealIntl = g.Intl;
+  Object.defineProperty(g, "Intl", { configurable: true, enumerable: false, get: function () { impure("Intl", LOCALE); return RealIntl; } });
+  var realRandom = Math.random;
+  Object.defineProperty(Math, "random", { writable: true, configurable: true, enumerable: false,
+    value: function random() { impure("Math.random"); return realRandom(); } });
   ["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask",
    "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "require", "process", "performance", "crypto", "navigator",
    "Deno", "Bun", "__dirname", "__filename"].forEach(function (name) {
@@ -157,10 +201,39 @@
     if (c.required.length) { out.required = c.required; }
     return out;
   }
+
+  // --- the host packages a plugin imports ------------------------------------
+  // Installed, the harness's own packages are bundled for real (defineTool
+  // included, marked as made by it); the stand-in below answers only for
+  // one that is not installed: defineTool as the harness's, the rest inert.
+  // An inert value converts to "" or NaN, so that a plugin comparing a
+  // stub service's limit at load goes on (NaN compares false).
+  var inerts = new WeakSet();
+  function inertPrimitive(hint) { return hint === "string" ? "" : NaN; }
+  function inert() {
+    var p = new Proxy(function () {}, {
+      get: function (t, key) {
+        if (key === Symbol.toPrimitive) { return inertPrimitive; }
+        if (key === "then" || typeof key === "symbol") { return undefined; }
+        return inert();
+      },
+      apply: function () { return inert(); },
+      construct: function () { return inert(); }
+    });
+    inerts.add(p);
+    return p;
+  }
   var DEFINED = "__dshDefinedTool";
+  function markDefined(t) {
+    if (isRecord(t) && !t[DEFINED]) { Object.defineProperty(t, DEFINED, { value: true }); }
+    return t;
+  }
+  g.__dshMarkDefined = markDefined;
   function defineTool(def) {
-    if (def && def[DEFINED]) { return def; }
     if (!isRecord(def) || typeof def.name !== "string") { fail("defineTool: a tool needs a name"); }
+    if (def.timeoutMs !== undefined && !(typeof def.timeoutMs === "number" && isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
+      fail("defineTool(" + def.name + "): timeoutMs must be a positive finite number");
+    }
     var out = {};
     Object.keys(def).forEach(function (k) { out[k] = def[k]; });
     out.parameters = compileParameters(def.parameters);
@@ -169,50 +242,50 @@
       Object.keys(def.output).forEach(function (k) { out.output[k] = def.output[k]; });
       out.output.schema = compileValue(def.output.schema, "schema", []);
     }
-    Object.defineProperty(out, DEFINED, { value: true });
-    return out;
+    return markDefined(out);
   }
-
-  // --- the host packages a plugin imports ------------------------------------
-  function inert() {
-    return new Proxy(function () {}, {
-      get: function (t, key) {
-        if (key === "then" || typeof key === "symbol") { return undefined; }
-        return inert();
-      },
-      apply: function () { return inert(); },
-      construct: function () { return inert(); }
-    });
-  }
-  var host = {
-    defineTool: defineTool,
-    registerTool: function (ctx, def) { return register(def); },
-    defineContentToolFixture: undefined,
-    Schema: inert(),
-    Context: function Context() {},
-    Service: function Service() {}
-  };
-  g.__dshHost = new Proxy(host, {
+  var host = { defineTool: defineTool };
+  // What a named import finds missing is inert: esbuild's interop copies
+  // the own keys into an object made from this prototype.
+  var rest = new Proxy({}, {
     get: function (t, key) {
-      if (key in t) { return t[key]; }
       if (key === "__esModule" || key === "then" || typeof key === "symbol") { return undefined; }
       return inert();
     }
   });
+  g.__dshHost = new Proxy(host, {
+    get: function (t, key) {
+      if (key in t) { return t[key]; }
+      return rest[key];
+    },
+    getPrototypeOf: function () { return rest; }
+  });
 
   // --- ctx: the Cordis context a plugin's apply(ctx, config) receives -----------
-  // The tools service has the members LasmeX's Cordis inspector lists for
-  // it (register, presentAs, restrict, guard, get, schemas, executionMode,
-  // execute); register records the definition, the rest are inert.
-  // Every other service, declared in inject or read with ctx.get, is an
-  // inert stub.
+  // The tools service is ToolRuntime's register (its checks and messages)
+  // recording the definition, with the other members LasmeX's Cordis
+  // inspector lists for it: get, schemas, executionMode from what is
+  // registered; presentAs, restrict, guard inert; execute rejects. Every
+  // other service, declared in inject or read with ctx.get, is an inert stub.
   var tools = [];
   var touched = []; // ctx members the stand-in does not model, named when no tool is registered
   function register(def) {
     if (!isRecord(def) || typeof def.name !== "string") { fail("tools.register: a tool definition needs a name"); }
-    if (def.name === "run_code") { fail("tools.register: \"run_code\" is reserved"); }
+    var name = def.name, output = def.output;
+    if (output === undefined || output === null || typeof output !== "object" || typeof output.render !== "function" ||
+        (output.presentationMeta !== undefined && typeof output.presentationMeta !== "function")) {
+      throw new TypeError("tool \"" + name + "\" must declare output { schema, render, presentationMeta? }");
+    }
+    if (def.timeoutMs !== undefined && !(typeof def.timeoutMs === "number" && isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
+      throw new TypeError("tool \"" + name + "\" timeoutMs must be a positive finite number");
+    }
+    if (name === "run_code") {
+      fail("tool name \"run_code\" is reserved for the Code Mode presentation transport and cannot be registered or shadowed");
+    }
     for (var i = 0; i < tools.length; i++) {
-      if (tools[i].name === def.name) { fail("tools.register: tool \"" + def.name + "\" is already registered"); }
+      if (tools[i].name === name) {
+        fail("tool \"" + name + "\" is already registered (for a per-agent variant, register through that agent's `agent.ctx` instead)");
+      }
     }
     tools.push(def);
     return function dispose() {
@@ -242,72 +315,201 @@
     },
     execute: function () { return Promise.reject(new Error("tools.execute: replay runs no tools")); }
   };
-  function service(name) { return name === "tools" ? toolsService : inert(); }
-  // applyPlugin applies a Cordis plugin: a class (constructed), a
-  // function (called), or an object with apply.
-  function applyPlugin(plugin, config, ctx) {
-    if (typeof plugin === "function") {
-      if (plugin.prototype && plugin.prototype.constructor === plugin) { return new plugin(ctx, config); }
-      return plugin(ctx, config);
-    }
-    if (plugin && typeof plugin.apply === "function") { return plugin.apply(ctx, config); }
-    return fail("a plugin is a function, a class, or an object with apply(ctx, config)");
+  // ctx.get reads an optional service: the tools service, else an inert
+  // stub, as in a deployment that mounts them all; but no code runtime
+  // (replay runs no code), for which run_code's schema falls back to its
+  // TypeScript flavour as upstream's does when none is mounted.
+  // A service --config describes (services.<name>, e.g. shell's
+  // sandboxMode) answers its options from there, undefined when unset;
+  // its other members are inert.
+  var SERVICE_OPTIONS = { shell: ["sandboxMode"], fs: ["sandboxMode"] };
+  var services = g.__dshServices || {};
+  var configured = {};
+  function configuredService(name) {
+    if (configured[name]) { return configured[name]; }
+    var opts = isRecord(services[name]) ? services[name] : {};
+    var known = SERVICE_OPTIONS[name] || [];
+    configured[name] = new Proxy({}, {
+      get: function (t, key) {
+        if (typeof key === "string" && Object.prototype.hasOwnProperty.call(opts, key)) { return opts[key]; }
+        if (known.indexOf(key) >= 0) { return undefined; }
+        if (key === "then" || typeof key === "symbol") { return undefined; }
+        return inert();
+      }
+    });
+    return configured[name];
   }
-  function makeContext() {
+  function isConfigured(name) { return SERVICE_OPTIONS[name] !== undefined || isRecord(services[name]); }
+  function service(name) {
+    if (name === "tools") { return toolsService; }
+    if (isConfigured(name)) { return configuredService(name); }
+    if (name === "subagents") { return subagentsService; }
+    if (name === "agents") { return agentsService; }
+    if (name === "jobs") { return jobsService; }
+    return name === "codeRuntime" ? undefined : inert();
+  }
+  // As Cordis: a plugin is a function or an object with apply; its callback
+  // is constructed when it has a prototype (a class or a plain function, not
+  // an arrow, method, async or generator function), else called without
+  // this; config passes its Config schema (standard-schema validate) first.
+  var GeneratorFunction = Object.getPrototypeOf(function* () {}).constructor;
+  function callbackOf(plugin) {
+    if (typeof plugin === "function") { return plugin; }
+    if (plugin !== null && typeof plugin === "object" && typeof plugin.apply === "function") { return plugin.apply; }
+    return undefined;
+  }
+  function isConstructor(fn) { return !!fn.prototype && !(fn instanceof GeneratorFunction); }
+  function resolveConfig(plugin, config) {
+    var schema = plugin.Config;
+    // An uninstalled schemastery is the inert stand-in: nothing to apply.
+    if (!schema || inerts.has(schema)) { return config; }
+    var std = schema["~standard"];
+    if (!std || typeof std.validate !== "function") { return config; }
+    var result = std.validate(config);
+    if (result !== null && typeof result === "object" && "then" in result) { throw new TypeError("Async config validation is not supported"); }
+    if (result.issues) {
+      var e = new TypeError("invalid config:\n" + result.issues.map(function (issue) {
+        return issue.path ? "  - " + issue.message + " (at " + issue.path.join(".") + ")" : "  - " + issue.message;
+      }).join("\n"));
+      e.name = "ValidationError";
+      throw e;
+    }
+    return result.value;
+  }
+  var pending = []; // what async plugin callbacks returned, settled after apply
+  function applyPlugin(plugin, config, ctx) {
+    var cb = callbackOf(plugin);
+    if (cb === undefined) { fail("invalid plugin, expect function or object with an \"apply\" method, received " + (plugin === null ? "null" : typeof plugin)); }
+    config = resolveConfig(plugin, config);
+    if (isConstructor(cb)) { return new cb(ctx, config); }
+    var r = cb(ctx, config);
+    if (r !== null && (typeof r === "object" || typeof r === "function") && typeof r.then === "function") { pending.push(r); }
+    return undefined;
+  }
+  // What the host does once the plugins are up and a session starts, for
+  // the plugins that register their tools then: a root agent is created
+  // (agent/created, with the agent's own ctx), and the subagents service
+  // sets up a continuable child (registerContinuableSetup's contributions
+  // run on the child's ctx).
+  var listeners = [], setups = [];
+  var subagentsService = new Proxy({
+    registerContinuableSetup: function (contribution) { setups.push(contribution); return disposer(); }
+  }, {
+    get: function (t, key) { return key in t ? t[key] : inert(); }
+  });
+  // ctx.jobs knows no job (replay runs none): a finalizer asking for a job's
+  // outputLimitBytes (set only by background terminal sends) finds none.
+  var jobsService = new Proxy({
+    list: function () { return []; },
+    get: function () { return undefined; }
+  }, {
+    get: function (t, key) { return key in t ? t[key] : inert(); }
+  });
+  // ctx.agents runs what a plugin asks to run outside the current initiator.
+  var agentsService = new Proxy({
+    withoutInitiator: function (fn) { return fn(); }
+  }, {
+    get: function (t, key) { return key in t ? t[key] : inert(); }
+  });
+  function makeAgent() {
+    var agent = new Proxy({}, {
+      get: function (t, key) {
+        if (key === "ctx") { return agentCtx; }
+        if (key === "then" || typeof key === "symbol") { return undefined; }
+        return inert();
+      }
+    });
+    var agentCtx = makeContext(agent);
+    return agent;
+  }
+  function startSession() {
+    listeners.slice().forEach(function (l) {
+      if (l.name === "agent/created") { l.fn({ agent: makeAgent() }); }
+    });
+    setups.slice().forEach(function (setup) { if (typeof setup === "function") { setup(makeAgent().ctx); } });
+  }
+  var logger = function () { return logger; };
+  ["debug", "info", "warn", "error", "success"].forEach(function (k) { logger[k] = noop; });
+  function makeContext(agent) {
     var ctx;
     var known = {
       tools: toolsService,
+      subagents: subagentsService,
+      agents: agentsService,
+      jobs: jobsService,
       get: service,
-      plugin: function (child, config) { applyPlugin(child, config === undefined ? {} : config, makeContext()); return { dispose: noop }; },
-      inject: function (deps, fn) { if (typeof fn === "function") { fn(ctx); } return disposer(); },
+      plugin: function (child, config) { applyPlugin(child, config, makeContext(agent)); return { dispose: noop }; },
+      inject: function (deps, fn) { applyPlugin({ inject: deps, apply: fn }, undefined, ctx); return disposer(); },
       effect: function (fn) { var d = typeof fn === "function" ? fn() : undefined; return typeof d === "function" ? d : disposer(); },
-      on: disposer,
+      on: function (name, fn) {
+        var l = { name: name, fn: fn };
+        listeners.push(l);
+        return function dispose() { var at = listeners.indexOf(l); if (at >= 0) { listeners.splice(at, 1); } };
+      },
       once: disposer,
       off: noop,
       emit: noop,
       parallel: function () { return Promise.resolve(); },
       serial: function () { return Promise.resolve(); },
-      logger: function () { return g.console; }
+      logger: logger
     };
+    if (agent !== undefined) { known.agent = agent; }
     ctx = new Proxy(known, {
       get: function (t, key) {
         if (key in t) { return t[key]; }
+        if (typeof key === "string" && isConfigured(key)) { return configuredService(key); }
         if (typeof key === "string" && touched.indexOf(key) < 0) { touched.push(key); }
         return inert();
       }
     });
     return ctx;
   }
-  // The module's plugin is the namespace when it exports apply, else its
-  // default export; its declared name ("" when none: the plugin object's,
+  // The module's plugin as Cordis's loader unwraps it: the default export,
+  // else the module. Its declared name ("" when none: the plugin object's,
   // else the module's name export) keys its options.
+  function pluginOf(mod) {
+    var exp = mod["default"] !== undefined && mod["default"] !== null ? mod["default"] : mod;
+    if (exp !== mod && exp.__esModule && exp["default"] !== undefined && exp["default"] !== null) { exp = exp["default"]; }
+    return exp;
+  }
   g.__dshPluginName = function (mod) {
     var plugin = pluginOf(mod);
     // A function's own name is its identifier, not a plugin name.
     if (plugin && typeof plugin !== "function" && typeof plugin.name === "string") { return plugin.name; }
     return typeof mod.name === "string" ? mod.name : "";
   };
-  function pluginOf(mod) {
-    if (typeof mod.apply === "function") { return mod; }
-    var d = mod["default"];
-    if (typeof d === "function" || (isRecord(d) && typeof d.apply === "function")) { return d; }
-    return undefined;
-  }
-  // __dshApply applies the module's plugin and returns the ctx members the
-  // stand-in does not model that it touched.
+  // __dshApply applies the module's plugin; it returns the ctx members the
+  // stand-in does not model that it touched, and the promises an async
+  // plugin returned (Go reads their outcome once the jobs have run).
   g.__dshApply = function (mod, config) {
     var plugin = pluginOf(mod);
-    if (plugin !== undefined) { applyPlugin(plugin, config, makeContext()); }
-    // A module may also export its tool definitions as a tools array.
-    if (Array.isArray(mod.tools)) { mod.tools.forEach(function (t) { register(t); }); }
-    return touched.join(" ");
+    if (callbackOf(plugin) === undefined) {
+      fail("the module exports no Cordis plugin (a default export, or an apply(ctx, config) export): its " +
+        (plugin === mod ? "module" : "default export") + " is " + (plugin === null ? "null" : typeof plugin) +
+        ", not a function or an object with an \"apply\" method");
+    }
+    var instance = applyPlugin(plugin, config, makeContext());
+    // The tools package itself: ToolRuntime builds its Code Mode transport
+    // (run_code) on first need instead of registering it, and the registry's
+    // view appends it; the sandbox asks for it the same way.
+    if (instance && typeof instance.requireCodeTransport === "function") { tools.push(instance.requireCodeTransport()); }
+    var failures = [];
+    pending.forEach(function (p) { p.then(noop, function (e) { failures.push(e); }); });
+    startSession();
+    return { touched: touched.join(" "), failures: failures };
   };
   g.__dshTools = tools;
   g.__dshDefined = function (t) { return t[DEFINED] === true; };
-  // Code a running harness evaluates (a cordis_define plugin, say) reaches
-  // defineTool and registerTool through a global:
+  // Code a running harness evaluates (a cordis_define package's host half)
+  // reaches these through its sandbox's harness global:
   // harness.registerTool(ctx, harness.defineTool({...})).
-  g.harness = { defineTool: defineTool, registerTool: host.registerTool };
+  g.harness = {
+    defineTool: defineTool,
+    registerTool: function registerTool(ctx, tool) {
+      if (!isRecord(tool) || tool[DEFINED] !== true) { fail("dynamic tool registration must use a tool returned by harness.defineTool(...)"); }
+      return ctx.tools.register(tool);
+    }
+  };
 
   // --- calls from Go ---------------------------------------------------------------
   // risky is set when a number goja may write wrongly was seen: one with a

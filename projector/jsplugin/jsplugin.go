@@ -1,28 +1,31 @@
 // Package jsplugin loads a third-party DSH or LasmeX tool plugin (its built
 // ESM file, or its source directory, TypeScript included) and turns the
 // tools it defines into projector.Tools whose projectors run the plugin's
-// own JavaScript. The plugin is bundled in-process with esbuild (node:*
-// built-ins replaced by stubs that throw; host packages bundled for real
-// where installed, defineTool and registerTool always the stand-in's) and
-// applied in goja the way Cordis applies a plugin, against a stand-in host
-// whose tools service records the definitions registered with
-// ctx.tools.register or registerTool(ctx, defineTool({...})) (imported from
-// the harness packages, or through the harness global as run-time defined
-// plugin code does in recorded logs); every other service is inert. The
-// sandbox has no clock, randomness, timers, network or file system: a
-// projector that reaches for one fails with an ImpureError naming the
-// global, and one that runs past the deadline is interrupted with a
-// TimeoutError. What Node gives a projector and goja lacks is supplied as
-// Node behaves where it is pure (node.js); the rest fails with an
-// UnsupportedError, so the call reads as not verified.
+// own JavaScript. The plugin is bundled in-process with esbuild, its
+// imports resolved from its own package as Node (and the workspace's
+// tsconfig paths) would: the harness's own packages where installed,
+// defineTool included, else a stand-in; node:* built-ins are stubs that
+// throw when used. It is applied in goja the way Cordis applies a plugin
+// (its loader's unwrapping, Config validated, the callback constructed or
+// called) against a stand-in context whose tools service records what
+// ctx.tools.register receives, with ToolRuntime's checks; every other
+// service is inert. The sandbox has no clock, randomness, timers, network
+// or file system: a projector that reaches for one fails with an
+// ImpureError naming the global, and one that runs past the deadline is
+// interrupted with a TimeoutError. What Node gives a projector and goja
+// lacks is supplied as Node behaves where it is pure (node.js); the rest
+// fails with an UnsupportedError, so the call reads as not verified.
 package jsplugin
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -43,8 +46,17 @@ var hostJS string
 //go:embed node.js
 var nodeJS string
 
-// Deadline bounds one projector or presenter call.
-var Deadline = 2 * time.Second
+//go:embed nodemods.js
+var nodeModsJS string
+
+// Deadline bounds one projector or presenter call. goja runs 20-50 times
+// slower than V8: upstream's web_fetch converts a 100 KB page with turndown
+// in about 1 s here (20 ms in Node), so the bound leaves room for that and
+// a loaded machine.
+var Deadline = 10 * time.Second
+
+// maxCallStack bounds a runtime's call depth.
+const maxCallStack = 20000
 
 // LoadDeadline bounds bundling's output evaluation and apply().
 var LoadDeadline = 10 * time.Second
@@ -119,9 +131,13 @@ type Plugin struct {
 	// else the file or directory name), under which --config options are
 	// looked up.
 	Path, Name string
-	program    *goja.Program
-	config     string // JSON of the plugin's options
-	defs       []toolDef
+	// StandIn, when set, is why the harness packages installed beside the
+	// plugin were not used (they failed to bundle or to load in the
+	// sandbox): the stand-in answered for them instead.
+	StandIn string
+	program *goja.Program
+	config  string // JSON of the plugin's options
+	defs    []toolDef
 
 	mu      sync.Mutex
 	idle    []*vm
@@ -153,6 +169,11 @@ type vm struct {
 	// not provide (URL, a \p{...} regular expression, ...).
 	unsupported    string
 	unsupportedWhy string // how it falls short, when the sandbox has it
+	// clockAt is the instant the clock reads during the call; clockRead
+	// names the first clock read (Date.now, Date), empty when none.
+	clockAt     float64
+	clockRead   string
+	clockReadAt string // where, in the plugin's source
 }
 
 // Load bundles and loads the plugin at path; cfg supplies its options
@@ -160,17 +181,22 @@ type vm struct {
 func Load(path string, cfg projector.Config) (*Plugin, error) {
 	entry, err := entryPoint(path)
 	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file or directory", path)
+		}
 		return nil, err
 	}
 	if abs, err := filepath.Abs(entry); err == nil {
 		entry = abs
 	}
 	p, v, exported, real, err := load(path, entry, cfg, true)
-	if err != nil && real {
+	var me *moduleError
+	if err != nil && real && errors.As(err, &me) {
 		// Installed host packages that do not run in the sandbox (I/O at
 		// import time, say): the stand-in alone, as for a plugin without
-		// node_modules.
+		// node_modules, and StandIn says why.
 		if q, w, e, _, err2 := load(path, entry, cfg, false); err2 == nil {
+			q.StandIn = err.Error()
 			p, v, exported, err = q, w, e, nil
 		}
 	}
@@ -190,14 +216,14 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, v *vm, exported string, real bool, err error) {
 	code, real, err := bundle(entry, installed)
 	if err != nil {
-		return nil, nil, "", real, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, "", real, fmt.Errorf("%s: %w", path, &moduleError{err})
 	}
 	// The bundle's own name sits beside the entry, so that the map's
 	// sources resolve against the entry's directory and a position the map
 	// does not cover (esbuild's helpers) is told apart from the plugin's.
 	prog, err := goja.Compile(filepath.Join(filepath.Dir(entry), bundleName), code, true)
 	if err != nil {
-		return nil, nil, "", real, fmt.Errorf("%s: compiling the bundle: %w", path, err)
+		return nil, nil, "", real, fmt.Errorf("%s: %w", path, &moduleError{fmt.Errorf("compiling the bundle: %w", err)})
 	}
 	p = &Plugin{Path: path, program: prog, max: max(runtime.GOMAXPROCS(0), 1)}
 	p.free = sync.NewCond(&p.mu)
@@ -208,6 +234,13 @@ func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, 
 	}
 	return p, v, exported, real, nil
 }
+
+// moduleError is a failure to bundle or to run the bundle's module code
+// (not the plugin's apply): one the stand-in may get past.
+type moduleError struct{ err error }
+
+func (e *moduleError) Error() string { return e.err.Error() }
+func (e *moduleError) Unwrap() error { return e.err }
 
 // entryPoint picks the file to bundle: the file itself, or in a directory
 // package.json's exports (".": import, module, default, node, require),
@@ -270,16 +303,17 @@ func pluginName(path string) string {
 	return base
 }
 
-// hostPackage reports whether an import names the host (the harness and
-// its plugin framework): the stand-in answers for it.
+// hostPackage reports whether an import names one of the harness's own
+// packages (DSH's @deepseek-ai/dsh-*, Cordis and the rest of its
+// @deepseek-ai scope; LasmeX's lasmex-*): installed, it is bundled for
+// real; not installed, the stand-in answers for it.
 func hostPackage(p string) bool {
-	for _, pre := range []string{"cordis", "@cordisjs/", "@deepseek-harness/", "@dsh/", "@lasmex/", "lasmex", "deepseek-harness"} {
-		if p == strings.TrimSuffix(pre, "/") || strings.HasPrefix(p, pre) {
-			return true
-		}
-	}
-	return false
+	return strings.HasPrefix(p, "@deepseek-ai/") || strings.HasPrefix(p, "lasmex-")
 }
+
+// toolsPackage reports whether an import is the package whose defineTool
+// a plugin calls: its definitions are marked as made by defineTool.
+func toolsPackage(p string) bool { return p == "@deepseek-ai/dsh-tools" || p == "lasmex-tools" }
 
 var nodeBuiltins = map[string]bool{}
 
@@ -294,12 +328,30 @@ func init() {
 type resolving struct{}
 
 // bundle runs esbuild: one IIFE whose exports land in __dshPlugin. A host
-// package (the harness's, Cordis) that is installed where the plugin
-// resolves it is bundled for real, with defineTool and registerTool taken
-// from the stand-in (they are how the stand-in learns the tools); one that
-// is not, or every one when installed is false, is the stand-in alone.
-// real reports whether an installed host package was bundled.
+// package installed where the plugin resolves it (its node_modules, the
+// workspace's links, its tsconfig paths) is bundled for real, defineTool
+// of the tools package included (wrapped only to mark what it makes); one
+// that is not, or every one when installed is false, is the stand-in
+// alone. real reports whether an installed host package was bundled.
 func bundle(entry string, installed bool) (code string, real bool, err error) {
+	dir := cacheDir()
+	key := cacheKey(entry, installed)
+	if dir != "" {
+		if code, real, ok := cachedBundle(dir, key, entry); ok {
+			return code, real, nil
+		}
+	}
+	code, real, inputs, err := build(entry, installed)
+	if err == nil && dir != "" {
+		storeBundle(dir, key, entry, code, real, inputs)
+	}
+	return code, real, err
+}
+
+// build runs esbuild (bundle without the cache); inputs are the files it
+// read.
+func build(entry string, installed bool) (code string, real bool, inputs []string, err error) {
+	builds.Add(1)
 	stubs := api.Plugin{
 		Name: "dsh-replay-sandbox",
 		Setup: func(b api.PluginBuild) {
@@ -317,23 +369,41 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 						r := b.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, PluginData: resolving{}})
 						if len(r.Errors) == 0 && r.Path != "" && !r.External && r.Namespace == "file" {
 							real = true
-							return api.OnResolveResult{Path: r.Path, Namespace: "dsh-host", PluginData: r.Path}, nil
+							if toolsPackage(a.Path) {
+								return api.OnResolveResult{Path: r.Path, Namespace: "dsh-host", PluginData: r.Path}, nil
+							}
+							se := api.SideEffectsTrue
+							if !r.SideEffects {
+								se = api.SideEffectsFalse
+							}
+							return api.OnResolveResult{Path: r.Path, SideEffects: se}, nil
 						}
 					}
 					return api.OnResolveResult{Path: a.Path, Namespace: "dsh-host"}, nil
 				}
 				return api.OnResolveResult{}, nil
 			})
+			// import.meta has no value in one IIFE: a module's own URL is
+			// written in as Node would give it, and the JSON a module reads
+			// with createRequire(import.meta.url)('./x.json') is bundled.
+			b.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|c[jt]s)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				src, err := os.ReadFile(a.Path)
+				if err != nil || !bytes.Contains(src, []byte("import.meta")) {
+					return api.OnLoadResult{}, nil
+				}
+				s := importMeta(string(src), a.Path)
+				return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-				s := fmt.Sprintf("module.exports = globalThis.__dshNodeStub(%q);", a.Path)
+				s := fmt.Sprintf("module.exports = globalThis.__dshNodeModule(%q);", a.Path)
 				return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-host"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 				if realPath, ok := a.PluginData.(string); ok {
 					q := strconv.Quote(filepath.ToSlash(realPath))
-					s := "export * from " + q + ";\n" +
-						"export const defineTool = globalThis.__dshHost.defineTool;\n" +
-						"export const registerTool = globalThis.__dshHost.registerTool;\n"
+					s := "import { defineTool as real } from " + q + ";\n" +
+						"export * from " + q + ";\n" +
+						"export function defineTool(options) { return globalThis.__dshMarkDefined(real(options)); }\n"
 					return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS, ResolveDir: filepath.Dir(realPath)}, nil
 				}
 				s := "module.exports = globalThis.__dshHost;"
@@ -361,30 +431,91 @@ func bundle(entry string, installed bool) (code string, real bool, err error) {
 		AbsWorkingDir:  filepath.Dir(entry),
 		Plugins:        []api.Plugin{stubs},
 		LogLevel:       api.LogLevelSilent,
+		Metafile:       true,
 	})
 	if len(res.Errors) > 0 {
 		var msgs []string
 		for _, m := range res.Errors {
 			where := ""
 			if m.Location != nil {
-				where = fmt.Sprintf("%s:%d:%d: ", m.Location.File, m.Location.Line, m.Location.Column)
+				where = fmt.Sprintf("%s:%d:%d: ", m.Location.File, m.Location.Line, m.Location.Column+1) // columns from 1, as editors count
 			}
 			msgs = append(msgs, where+m.Text)
 		}
-		return "", real, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
+		return "", real, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
 	}
 	if len(res.OutputFiles) == 0 {
-		return "", real, errors.New("bundling produced no output")
+		return "", real, nil, errors.New("bundling produced no output")
 	}
-	return string(res.OutputFiles[0].Contents), real, nil
+	return string(res.OutputFiles[0].Contents), real, metafileInputs(res.Metafile, filepath.Dir(entry)), nil
 }
+
+var (
+	createRequireCall = regexp.MustCompile(`createRequire\(\s*import\.meta\.url\s*\)\(\s*('[^'\\\n]*'|"[^"\\\n]*")\s*\)`)
+	importMetaRef     = regexp.MustCompile(`\bimport\.meta\b`)
+)
+
+// importMeta gives a module its import.meta ({url: its file: URL}), and
+// turns createRequire(import.meta.url)(literal) into require(literal),
+// which esbuild bundles. The binding goes on the first line (after a
+// shebang), so that the source map's lines still hold.
+func importMeta(src, path string) string {
+	src = createRequireCall.ReplaceAllString(src, "require($1)")
+	src = importMetaRef.ReplaceAllLiteralString(src, "__dshImportMeta")
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	decl := "var __dshImportMeta = { url: " + strconv.Quote(u) + " };"
+	at := 0
+	if strings.HasPrefix(src, "#!") {
+		if nl := strings.IndexByte(src, '\n'); nl >= 0 {
+			at = nl + 1
+		} else {
+			return src
+		}
+	}
+	return src[:at] + decl + src[at:]
+}
+
+func loaderFor(path string) api.Loader {
+	switch strings.TrimLeft(filepath.Ext(path), ".") {
+	case "ts", "mts", "cts":
+		return api.LoaderTS
+	case "tsx":
+		return api.LoaderTSX
+	case "jsx":
+		return api.LoaderJSX
+	}
+	return api.LoaderJS
+}
+
+// standIn is the stand-in host's scripts, compiled once for every runtime.
+var standIn = sync.OnceValues(func() ([]*goja.Program, error) {
+	var out []*goja.Program
+	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}, {"dsh-replay/nodemods.js", nodeModsJS}} {
+		prog, err := goja.Compile(js.name, js.src, true)
+		if err != nil {
+			return nil, fmt.Errorf("compiling the stand-in host (%s): %w", js.name, err)
+		}
+		out = append(out, prog)
+	}
+	return out, nil
+})
 
 // newVM makes a runtime with the host, runs the bundle and apply(ctx,
 // config), and (for the first runtime) reads the tool definitions.
-func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
-	v := &vm{rt: goja.New()}
+func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error) {
+	// goja panics where a value resists conversion (a Proxy with no
+	// string form): that is the plugin's error, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			v, exported, err = nil, "", fmt.Errorf("loading failed: %v", r)
+		}
+	}()
+	v = &vm{rt: goja.New()}
 	rt := v.rt
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
+	// A runaway recursion stops here rather than exhausting memory (V8
+	// stops near 11,000 frames of a small function).
+	rt.SetMaxCallStackSize(maxCallStack)
 	rt.Set("__dshImpure", func(name, why string) goja.Value {
 		if !v.calling {
 			return goja.Undefined()
@@ -394,8 +525,21 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 		}
 		panic(rt.NewGoError(fmt.Errorf("%s is not available to a pure projector", name)))
 	})
-	timer := time.AfterFunc(LoadDeadline, func() { rt.Interrupt("load deadline") })
-	defer timer.Stop()
+	stopLoad := watch(rt, LoadDeadline)
+	defer func() {
+		stopLoad()
+		rt.ClearInterrupt()
+	}()
+	rt.Set("__dshClock", func(name string) goja.Value {
+		if !v.calling {
+			return goja.Undefined()
+		}
+		if v.clockRead == "" {
+			v.clockRead, v.clockReadAt = name, framesAt(rt.CaptureCallStack(0, nil))
+		}
+		return rt.ToValue(v.clockAt)
+	})
+	rt.Set("__dshServices", toJS(rt, cfg.Services))
 	rt.Set("__dshUnsupported", func(feature, why string) goja.Value {
 		if !v.calling {
 			return goja.Undefined()
@@ -406,13 +550,17 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 		panic(rt.NewGoError(fmt.Errorf("%s is not available in dsh-replay's JavaScript sandbox", feature)))
 	})
 	installNatives(rt)
-	for _, js := range []struct{ name, src string }{{"dsh-replay/host.js", hostJS}, {"dsh-replay/node.js", nodeJS}} {
-		if _, err := rt.RunScript(js.name, js.src); err != nil {
-			return nil, "", fmt.Errorf("starting the stand-in host (%s): %w", js.name, err)
+	progs, err := standIn()
+	if err != nil {
+		return nil, "", err
+	}
+	for _, prog := range progs {
+		if _, err := rt.RunProgram(prog); err != nil {
+			return nil, "", fmt.Errorf("starting the stand-in host: %w", err)
 		}
 	}
 	if _, err := rt.RunProgram(p.program); err != nil {
-		return nil, "", fmt.Errorf("running the bundle: %w", jsError(err))
+		return nil, "", &moduleError{fmt.Errorf("running the bundle: %w", jsError(err))}
 	}
 	mod := rt.Get("__dshPlugin")
 	if mod == nil || goja.IsUndefined(mod) || goja.IsNull(mod) {
@@ -423,7 +571,7 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 	if err != nil {
 		return nil, "", jsError(err)
 	}
-	exported := n.String()
+	exported = stringOf(n)
 	// The first runtime (made by Load, before any concurrent use) settles
 	// the options; later ones only read them.
 	if p.config == "" {
@@ -442,10 +590,17 @@ func (p *Plugin) newVM(cfg projector.Config) (*vm, string, error) {
 		return nil, "", err
 	}
 	apply, _ := goja.AssertFunction(rt.Get("__dshApply"))
-	touched, err := apply(goja.Undefined(), mod, config)
+	applied, err := apply(goja.Undefined(), mod, config)
 	if err != nil {
 		return nil, "", fmt.Errorf("apply(ctx, config) threw: %w", jsError(err))
 	}
+	// The promise jobs have run (goja runs them as the call returns): an
+	// async apply that rejected is a load failure too.
+	res := applied.ToObject(rt)
+	if fails := res.Get("failures").ToObject(rt); fails.Get("length").ToInteger() > 0 {
+		return nil, "", fmt.Errorf("apply(ctx, config) rejected: %s", strings.TrimSpace(stringOf(fails.Get("0"))))
+	}
+	touched := res.Get("touched")
 	call, ok := goja.AssertFunction(rt.Get("__dshCall"))
 	if !ok {
 		return nil, "", errors.New("stand-in host broken: no __dshCall")
@@ -467,7 +622,7 @@ func (p *Plugin) readDefs(rt *goja.Runtime, touched string) error {
 	tools := rt.Get("__dshTools").ToObject(rt)
 	n := int(tools.Get("length").ToInteger())
 	if n == 0 {
-		msg := "the plugin defines no tools: apply(ctx, config) registered none with ctx.tools.register(def) or registerTool(ctx, def)"
+		msg := "the plugin defines no tools: apply(ctx, config) registered none with ctx.tools.register(def)"
 		if touched != "" {
 			msg += "; it used ctx." + strings.ReplaceAll(touched, " ", ", ctx.") + ", which the stand-in host leaves inert"
 		}
@@ -494,7 +649,11 @@ func (p *Plugin) readDefs(rt *goja.Runtime, touched string) error {
 	}
 	for i := 0; i < n; i++ {
 		t := tools.Get(fmt.Sprint(i)).ToObject(rt)
-		d := toolDef{index: i, name: t.Get("name").String()}
+		name, isStr := t.Get("name").Export().(string)
+		if !isStr {
+			return fmt.Errorf("tool %d registered has no string name (%s)", i+1, stringOf(t.Get("name")))
+		}
+		d := toolDef{index: i, name: name}
 		var err error
 		if d.parameters, err = asJSON(t.Get("parameters")); err != nil {
 			return fmt.Errorf("tool %q: parameters: %w", d.name, err)
@@ -530,15 +689,51 @@ func thrownMessage(err error) string {
 				}
 			}
 		}
-		return ex.Value().String()
+		return stringOf(ex.Value())
 	}
 	return err.Error()
 }
 
+// stringOf is String(v), or a placeholder when v has no string form
+// (goja panics then).
+func stringOf(v goja.Value) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = "(a value with no string form)"
+		}
+	}()
+	if v == nil {
+		return "undefined"
+	}
+	return v.String()
+}
+
+// jsError is a thrown value as an error, with where in the plugin's
+// sources (or its dependencies') it was thrown, when known.
 func jsError(err error) error {
+	var stopped *goja.InterruptedError
+	if errors.As(err, &stopped) {
+		msg := fmt.Sprintf("did not finish within %v and was stopped", LoadDeadline)
+		if where := sourceAt(err); where != "" {
+			msg += " at " + where
+		}
+		return errors.New(msg)
+	}
+	var overflow *goja.StackOverflowError
+	if errors.As(err, &overflow) {
+		msg := "overflowed the stack"
+		if where := sourceAt(err); where != "" {
+			msg += " at " + where
+		}
+		return errors.New(msg)
+	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		return errors.New(strings.TrimSpace(ex.Value().String()))
+		msg := strings.TrimSpace(stringOf(ex.Value()))
+		if where := sourceAt(err); where != "" {
+			msg += " (at " + where + ")"
+		}
+		return errors.New(msg)
 	}
 	return err
 }
@@ -586,33 +781,21 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	}
 	defer p.put(v)
 	rt := v.rt
-	v.calling, v.impure, v.impureWhy, v.unsupported, v.unsupportedWhy = true, "", "", "", ""
-	var timedOut atomic.Bool
-	timer := time.AfterFunc(Deadline, func() { timedOut.Store(true); rt.Interrupt("deadline") })
-	secondJS := goja.Null()
-	if second.IsDefined() {
-		secondJS = toJS(rt, second)
+	out, bad, err := v.run(d, which, args, second, clockA)
+	if err == nil && v.clockRead != "" {
+		// It read the clock: run it again at another instant, and only an
+		// answer that moved is impure.
+		read, at := v.clockRead, v.clockReadAt
+		out2, bad2, err2 := v.run(d, which, args, second, clockB)
+		if err2 != nil || bad2 != bad || jsonv.Encode(out2) != jsonv.Encode(out) || out2.IsDefined() != out.IsDefined() {
+			if err2 != nil && !isClockFree(err2) {
+				return jsonv.Value{}, err2
+			}
+			return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: read, At: at, Why: "its answer depends on"}
+		}
 	}
-	res, err := v.call(goja.Undefined(), rt.ToValue(d.index), rt.ToValue(which), toJS(rt, args), secondJS)
-	// The answer is read while the traps and the deadline still hold: a
-	// getter in the returned value is projector code.
-	var out jsonv.Value
-	var bad bool
-	if err == nil {
-		out, bad, err = v.result(res)
-	}
-	timer.Stop()
-	rt.ClearInterrupt()
-	v.calling = false
-	switch {
-	case v.impure != "":
-		return jsonv.Value{}, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
-	case v.unsupported != "":
-		return jsonv.Value{}, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, Why: v.unsupportedWhy, At: sourceAt(err)}
-	case timedOut.Load():
-		return jsonv.Value{}, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
-	case err != nil:
-		return jsonv.Value{}, &projector.Throw{Message: thrownMessage(err), At: sourceAt(err)}
+	if err != nil {
+		return jsonv.Value{}, err
 	}
 	// A number of the input goja writes wrongly, found in the output's
 	// text: the digits are goja's, not what Node would have written.
@@ -631,6 +814,105 @@ func (p *Plugin) invoke(cfg projector.Config, d *toolDef, which string, args, se
 	// Not lossless JSON reads as undefined, which the contract reports as
 	// "returned non-lossless JSON" for render and presentationMeta.
 	return out, nil
+}
+
+// The instants the clock reads in a projector call (2026-01-01T00:00:00Z,
+// and 400 days and 12.345 s later).
+const (
+	clockA = 1767225600000
+	clockB = clockA + 400*86400000 + 12345
+)
+
+// watch interrupts rt once the running call has used limit of CPU time
+// (the thread's own, where the system tells it; wall time elsewhere), or
+// ten times that in wall time, so that a busy machine does not stop a slow
+// but finite projector. stop ends the watch and reports whether it fired.
+func watch(rt *goja.Runtime, limit time.Duration) (stop func() bool) {
+	read, release := threadCPU()
+	var start time.Duration
+	if read != nil {
+		start = read()
+	}
+	began := time.Now()
+	var fired atomic.Bool
+	done, exited := make(chan struct{}), make(chan struct{})
+	tick := min(max(limit/20, time.Millisecond), 50*time.Millisecond)
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				wall := time.Since(began)
+				used := wall
+				if read != nil {
+					used = read() - start
+				}
+				if used >= limit || wall >= 10*limit {
+					fired.Store(true)
+					rt.Interrupt("deadline")
+					return
+				}
+			}
+		}
+	}()
+	return func() bool {
+		close(done)
+		<-exited // no interrupt lands after the watch
+		release()
+		return fired.Load()
+	}
+}
+
+// isClockFree reports whether a second run's failure is one of the traps
+// (which the first run would have met too): anything else is returned.
+func isClockFree(err error) bool {
+	var te *TimeoutError
+	var ie *ImpureError
+	var ue *UnsupportedError
+	return !errors.As(err, &te) && !errors.As(err, &ie) && !errors.As(err, &ue)
+}
+
+// run makes one projector call with the clock at the given instant.
+func (v *vm) run(d *toolDef, which string, args, second jsonv.Value, at float64) (jsonv.Value, bool, error) {
+	rt := v.rt
+	v.calling, v.impure, v.impureWhy, v.unsupported, v.unsupportedWhy = true, "", "", "", ""
+	v.clockAt, v.clockRead = at, ""
+	stop := watch(rt, Deadline)
+	secondJS := goja.Null()
+	if second.IsDefined() {
+		secondJS = toJS(rt, second)
+	}
+	res, err := v.call(goja.Undefined(), rt.ToValue(d.index), rt.ToValue(which), toJS(rt, args), secondJS)
+	// The answer is read while the traps and the deadline still hold: a
+	// getter in the returned value is projector code.
+	var out jsonv.Value
+	var bad bool
+	if err == nil {
+		out, bad, err = v.result(res)
+	}
+	timedOut := stop()
+	rt.ClearInterrupt()
+	v.calling = false
+	switch {
+	case v.impure != "":
+		return jsonv.Value{}, false, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
+	case v.unsupported != "":
+		return jsonv.Value{}, false, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, Why: v.unsupportedWhy, At: sourceAt(err)}
+	case timedOut:
+		return jsonv.Value{}, false, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
+	case err != nil:
+		msg := thrownMessage(err)
+		var overflow *goja.StackOverflowError
+		if errors.As(err, &overflow) {
+			msg = "Maximum call stack size exceeded" // V8's RangeError
+		}
+		return jsonv.Value{}, false, &projector.Throw{Message: msg, At: sourceAt(err)}
+	}
+	return out, bad, nil
 }
 
 // result reads __dshCall's answer: the value (undefined for undefined),
@@ -752,7 +1034,12 @@ func sourceAt(err error) string {
 	if !errors.As(err, &st) {
 		return ""
 	}
-	for _, f := range st.Stack() {
+	return framesAt(st.Stack())
+}
+
+// framesAt is sourceAt for a captured call stack.
+func framesAt(frames []goja.StackFrame) string {
+	for _, f := range frames {
 		p := f.Position()
 		if p.Filename == "" || p.Line == 0 || strings.HasPrefix(p.Filename, "dsh-") {
 			continue

@@ -1,7 +1,6 @@
 package jsplugin_test
 
 import (
-	"bufio"
 	"errors"
 	"os"
 	"path/filepath"
@@ -134,7 +133,7 @@ func TestLoopingPlugin(t *testing.T) {
 func writePlugin(t *testing.T, body string) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := `import { defineTool } from '@deepseek-harness/tools'
+	src := `import { defineTool } from '@deepseek-ai/dsh-tools'
 import * as fs from 'node:fs'
 import path from 'path'
 export function apply(ctx) {
@@ -154,14 +153,15 @@ export function apply(ctx) {
 
 func TestSandboxGlobals(t *testing.T) {
 	for _, c := range []struct{ body, global string }{
-		{`return [{type:'text', text: String(new Date())}]`, "Date"},
+		{`return [{type:'text', text: new Date().toISOString()}]`, "Date"},
+		{`return [{type:'text', text: Date()}]`, "Date"},
 		{`return [{type:'text', text: String(Date.now())}]`, "Date.now"},
 		{`return [{type:'text', text: String(Math.random())}]`, "Math.random"},
 		{`fetch('http://127.0.0.1/'); return []`, "fetch"},
 		{`return [{type:'text', text: process.env.HOME}]`, "process"},
 		{`setTimeout(() => {}, 1); return []`, "setTimeout"},
 		{`return [{type:'text', text: fs.readFileSync('/etc/hostname', 'utf8')}]`, "node:fs.readFileSync"},
-		{`return [{type:'text', text: path.join('a', 'b')}]`, "node:path.join"},
+		{`return [{type:'text', text: path.resolve('a', 'b')}]`, "node:path.resolve of a relative path"},
 		{`require('child_process').execSync('ls'); return []`, "node:child_process.execSync"},
 		{`return [{type:'text', text: new Date(0).toString()}]`, "Date.prototype.toString"},
 		{`return [{type:'text', text: 'at ' + new Date(0)}]`, "Date.prototype.toString"},
@@ -216,7 +216,8 @@ func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ file, src, want string }{
 		{"syntax.js", "export function apply( {", "bundling"},
-		{"none.js", "export const name = 'x'", "defines no tools"},
+		{"none.js", "export const name = 'x'", "the module exports no Cordis plugin"},
+		{"empty.js", "export function apply() {}", "the plugin defines no tools"},
 		{"throws.js", "export function apply() { throw new Error('no') }", "apply(ctx, config) threw: Error: no"},
 	} {
 		p := filepath.Join(dir, c.file)
@@ -326,110 +327,6 @@ func todoCall(b testing.TB) *logformat.Call {
 	return call
 }
 
-// TestUpstreamCrossCheck loads the upstream first-party plugins from an
-// upstream checkout (DSH_REPLAY_UPSTREAM=DIR; skipped otherwise) and holds
-// their projectors to the Go ports on the worked conformance examples.
-func TestUpstreamCrossCheck(t *testing.T) {
-	dir := os.Getenv("DSH_REPLAY_UPSTREAM")
-	if dir == "" {
-		t.Skip("set DSH_REPLAY_UPSTREAM to an upstream checkout")
-	}
-	conf := sharedtest.Dir(t, "conformance")
-	// The deployed options a plugin requires (tool-fs-search has no default
-	// for this one); the Go ports read the same.
-	cfg := projector.Config{Plugins: js(`{"tool-fs-search":{"sampleOverCapGlobResults":true}}`)}
-	reg, err := builtin.Registry(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The packages that ship a ported tool, by the plugin names the ports
-	// carry (tool-fs, plan-mode, schedule, ...).
-	ported := map[string]bool{}
-	for _, tool := range reg.Tools() {
-		ported[tool.Plugin] = true
-	}
-	var pluginDirs []string
-	filepath.WalkDir(filepath.Join(dir, "packages"), func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "tests" || d.Name() == "dist") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && d.Name() == "package.json" && ported[filepath.Base(filepath.Dir(p))] {
-			pluginDirs = append(pluginDirs, filepath.Dir(p))
-		}
-		return nil
-	})
-	jsTools := map[string]*projector.Tool{}
-	notLoaded := 0
-	for _, d := range pluginDirs {
-		p, err := jsplugin.Load(d, cfg)
-		if err != nil {
-			t.Logf("%s: not loaded: %v", d, err)
-			notLoaded++
-			continue
-		}
-		for _, tool := range p.Tools(cfg) {
-			jsTools[tool.Name] = tool
-		}
-	}
-	agree, differ := 0, 0
-	for _, file := range []string{"fs-examples.jsonl", "other-examples.jsonl"} {
-		f, err := os.Open(filepath.Join(conf, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			rec := jsonv.MustParse(sc.Text())
-			name := rec.Get("tool").Str()
-			jt, gt := jsTools[name], reg.Lookup(name)
-			if jt == nil || gt == nil || rec.Has("config") {
-				continue
-			}
-			args, value := rec.Get("args"), rec.Get("value")
-			same := func(a, b jsonv.Value, ea, eb error) bool {
-				return (ea == nil) == (eb == nil) && jsonv.Encode(a) == jsonv.Encode(b)
-			}
-			ok := true
-			if value.IsDefined() && !value.IsNull() && jt.Output != nil && gt.Output != nil {
-				a, ea := jt.RunRender(args, value)
-				b, eb := gt.RunRender(args, value)
-				ok = ok && same(a, b, ea, eb)
-				am, aok, ea := jt.RunPresentationMeta(args, value)
-				bm, bok, eb := gt.RunPresentationMeta(args, value)
-				ok = ok && aok == bok && same(am, bm, ea, eb)
-			}
-			a, ea := jt.CallView(args)
-			b, eb := gt.CallView(args)
-			ok = ok && same(a, b, ea, eb)
-			// presentResult on the record's result: its content (text
-			// when a string), isError and meta.
-			content := rec.Get("content")
-			if content.IsString() {
-				content = jsonv.Arr(projector.Text(content.Str()))
-			}
-			if content.IsArray() {
-				r := projector.Result{Content: content, IsError: rec.Get("isError").IsBool() && rec.Get("isError").Bool(), Meta: rec.Get("meta")}
-				a, ea := jt.ResultView(args, r)
-				b, eb := gt.ResultView(args, r)
-				ok = ok && same(a, b, ea, eb)
-			}
-			if ok {
-				agree++
-			} else {
-				differ++
-				t.Errorf("%s:%s: the upstream plugin and the Go port differ", file, name)
-			}
-
-		}
-		f.Close()
-	}
-	t.Logf("upstream plugins: %d of %d loaded, %d tools; conformance examples: %d agree, %d differ", len(pluginDirs)-notLoaded, len(pluginDirs), len(jsTools), agree, differ)
-}
-
 // loadSource loads a one-file plugin with the given source.
 func loadSource(t *testing.T, src string, cfg projector.Config) (*jsplugin.Plugin, error) {
 	t.Helper()
@@ -443,11 +340,14 @@ func loadSource(t *testing.T, src string, cfg projector.Config) (*jsplugin.Plugi
 const echoTool = `defineTool({ name: 'echo', parameters: { s: { type: 'string', required: true } },
   output: { schema: { type: 'string' }, render: (args, v) => [{ type: 'text', text: CONFIG + v }] } })`
 
-// TestPluginForms: the plugin shapes Cordis applies (an object with
-// apply, a function, a class, the module namespace) and the ways a plugin
-// reaches the tools service all register the tool, with its options.
+// TestPluginForms: the plugin shapes Cordis applies, as it applies them
+// (the loader's unwrapping: the default export, else the module; a
+// callback with a prototype constructed, any other called without this;
+// Config's standard-schema validate first; ctx.plugin, ctx.inject, an
+// async apply) and the ways a plugin reaches the tools service all
+// register the tool, with its options.
 func TestPluginForms(t *testing.T) {
-	head := "import { defineTool, registerTool } from '@deepseek-harness/tools'\nlet CONFIG = ''\n"
+	head := "import { defineTool } from '@deepseek-ai/dsh-tools'\nlet CONFIG = ''\n"
 	for _, c := range []struct{ name, src string }{
 		{"namespace apply", `export const name = 'forms'
 export function apply(ctx, config) { CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) }`},
@@ -455,7 +355,28 @@ export function apply(ctx, config) { CONFIG = config.prefix; ctx.tools.register(
 		{"default function", `export const name = 'forms'
 export default (ctx, config) => { CONFIG = config.prefix; ctx.get('tools').register(` + echoTool + `) }`},
 		{"default class", `export const name = 'forms'
-export default class Forms { constructor(ctx, config) { CONFIG = config.prefix; registerTool(ctx, ` + echoTool + `) } }`},
+export default class Forms { constructor(ctx, config) { CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) } }`},
+		{"default plain function, constructed", `export const name = 'forms'
+export default function Forms(ctx, config) { if (!(this instanceof Forms)) throw new Error('called, not constructed'); CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) }`},
+		{"object method, called without this", `export default { name: 'forms', apply(ctx, config) { if (this !== undefined) throw new Error('this is bound'); CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) } }`},
+		{"default export wins over the module's apply", `export const name = 'forms'
+export function apply() { throw new Error('the namespace was applied') }
+export default { name: 'forms', apply(ctx, config) { CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) } }`},
+		{"Config validated first", `export const name = 'forms'
+export const Config = { '~standard': { version: 1, vendor: 'test', validate: (c) => ({ value: { prefix: c.prefix + c.prefix } }) } }
+export function apply(ctx, config) { CONFIG = config.prefix.slice(2); ctx.tools.register(` + echoTool + `) }`},
+		{"ctx.inject child", `export const name = 'forms'
+export function apply(ctx, config) { ctx.inject(['fs'], (inner) => { CONFIG = config.prefix; inner.tools.register(` + echoTool + `) }) }`},
+		{"async apply", `export const name = 'forms'
+export async function apply(ctx, config) { await null; CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) }`},
+		{"when a root agent is created", `export const name = 'forms'
+export function apply(ctx, config) { ctx.on('agent/created', ({ agent }) => { CONFIG = config.prefix; agent.ctx.effect(() => agent.ctx.tools.register(` + echoTool + `)) }) }`},
+		{"on a continuable subagent", `export const name = 'forms'
+export function apply(ctx, config) { ctx.subagents.registerContinuableSetup((child) => { CONFIG = config.prefix; child.tools.register(` + echoTool + `) }) }`},
+		{"the tools service's own Code Mode transport", `export const name = 'forms'
+export default class ToolRuntime { constructor(ctx, config) { this.prefix = config.prefix } requireCodeTransport() { CONFIG = this.prefix; return ` + echoTool + ` } }`},
+		{"a stub service's limits at load", `export const name = 'forms'
+export function apply(ctx, config) { if (1 > ctx.memory.limits.maxResults || ctx.get('codeRuntime') !== undefined) throw new Error('limits'); CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) }`},
 		{"child plugin", `export const name = 'forms'
 const child = { apply(ctx, config) { CONFIG = config.prefix; ctx.tools.register(` + echoTool + `) } }
 export function apply(ctx, config) { ctx.plugin(child, config) }`},
@@ -489,7 +410,7 @@ export function apply(ctx, config) { CONFIG = config.prefix; ctx.effect(() => ct
 // keeps its JSON schema and unvalidated presenters.
 func TestToolsService(t *testing.T) {
 	raw := `export function apply(ctx) {
-  const gone = ctx.tools.register({ name: 'gone', parameters: { type: 'object', properties: {} } })
+  const gone = ctx.tools.register({ name: 'gone', parameters: { type: 'object', properties: {} }, output: { schema: {}, render: () => [] } })
   gone()
   ctx.tools.register({ name: 'raw', description: 'd', parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
     output: { schema: { type: 'number' }, render: (a, v) => [{ type: 'text', text: String(v) }] },
@@ -517,11 +438,20 @@ func TestToolsService(t *testing.T) {
 		t.Errorf("presentCall %s %v", jsonv.Encode(view), err)
 	}
 	for _, c := range []struct{ src, want string }{
-		{`export function apply(ctx) { ctx.tools.register({ name: 'a' }); ctx.tools.register({ name: 'a' }) }`, `tool "a" is already registered`},
-		{`export function apply(ctx) { ctx.tools.register({ name: 'run_code' }) }`, `"run_code" is reserved`},
+		{`export function apply(ctx) { ctx.tools.register({ name: 'a', output: { render() {} } }); ctx.tools.register({ name: 'a', output: { render() {} } }) }`, "tool \"a\" is already registered (for a per-agent variant, register through that agent's `agent.ctx` instead)"},
+		{`export function apply(ctx) { ctx.tools.register({ name: 'run_code', output: { render() {} } }) }`, `tool name "run_code" is reserved for the Code Mode presentation transport`},
+		{`export function apply(ctx) { ctx.tools.register({ name: 'a' }) }`, `TypeError: tool "a" must declare output { schema, render, presentationMeta? }`},
+		{`export function apply(ctx) { ctx.tools.register({ name: 'a', output: { render() {}, presentationMeta: 1 } }) }`, `tool "a" must declare output`},
+		{`export function apply(ctx) { ctx.tools.register({ name: 'a', timeoutMs: -1, output: { render() {} } }) }`, `TypeError: tool "a" timeoutMs must be a positive finite number`},
 		{`export function apply(ctx) { ctx.tool({ name: 'a' }); ctx.registerTool({ name: 'b' }) }`, "it used ctx.tool, ctx.registerTool, which the stand-in host leaves inert"},
-		{`export const Config = {}`, "the plugin defines no tools: apply(ctx, config) registered none"},
-		{`export default 42`, "the plugin defines no tools"},
+		{`export const Config = {}`, "the module exports no Cordis plugin (a default export, or an apply(ctx, config) export): its module is object"},
+		{`export default 42`, "its default export is number"},
+		{`export function apply(ctx) { ctx.plugin(42) }`, `invalid plugin, expect function or object with an "apply" method, received number`},
+		{`export const Config = { '~standard': { validate: () => ({ issues: [{ message: 'x is required', path: ['x'] }] }) } }
+export function apply() {}`, "ValidationError: invalid config:\n  - x is required (at x)"},
+		{`export async function apply() { await null; throw new Error('late') }`, "apply(ctx, config) rejected: Error: late"},
+		{`import { registerTool } from '@deepseek-ai/dsh-tools'
+export function apply(ctx) { registerTool(ctx, { name: 'a' }) }`, "the plugin defines no tools"}, // the harness exports no registerTool
 	} {
 		if _, err := loadSource(t, c.src, projector.Config{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.src, err, c.want)
@@ -557,7 +487,7 @@ func TestToolsServiceMembers(t *testing.T) {
 	src := `const want = ` + jsonv.Encode(jsonv.Strs(methods...)) + `
 export function apply(ctx) {
   const missing = want.filter((m) => typeof ctx.tools[m] !== 'function' || ctx.tools[m] !== ctx.get('tools')[m])
-  ctx.tools.register({ name: 'missing:' + missing.join(',') })
+  ctx.tools.register({ name: 'missing:' + missing.join(','), output: { render() {} } })
 }`
 	p, err := loadSource(t, src, projector.Config{})
 	if err != nil {
@@ -636,7 +566,7 @@ func TestSourceLocations(t *testing.T) {
 	jsplugin.Deadline = 100 * time.Millisecond
 	defer func() { jsplugin.Deadline = old }()
 	dir := t.TempDir()
-	src := `import { defineTool } from '@deepseek-harness/tools'
+	src := `import { defineTool } from '@deepseek-ai/dsh-tools'
 interface Args { mode: string }
 type Value = { n: number }
 function shout(v: Value): string {
@@ -737,8 +667,8 @@ func TestEntryPointFromExports(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, "lib"), 0o755)
 		os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x","main":"./index.js","exports":`+exports+`}`), 0o644)
 		os.WriteFile(filepath.Join(dir, "index.js"), []byte(`export function apply() {}`), 0o644)
-		os.WriteFile(filepath.Join(dir, "lib", "entry.js"), []byte(`export function apply(ctx) { ctx.tools.register({ name: 'from_exports', parameters: { type: 'object' } }) }`), 0o644)
-		os.WriteFile(filepath.Join(dir, "lib", "other.js"), []byte(`export function apply(ctx) { ctx.tools.register({ name: 'wrong_condition', parameters: { type: 'object' } }) }`), 0o644)
+		os.WriteFile(filepath.Join(dir, "lib", "entry.js"), []byte(`export function apply(ctx) { ctx.tools.register({ name: 'from_exports', parameters: { type: 'object' }, output: { render() {} } }) }`), 0o644)
+		os.WriteFile(filepath.Join(dir, "lib", "other.js"), []byte(`export function apply(ctx) { ctx.tools.register({ name: 'wrong_condition', parameters: { type: 'object' }, output: { render() {} } }) }`), 0o644)
 		p, err := jsplugin.Load(dir, projector.Config{})
 		if err != nil || p.Tools(projector.Config{})[0].Name != "from_exports" {
 			t.Errorf("exports %s: %v", exports, err)
@@ -747,9 +677,10 @@ func TestEntryPointFromExports(t *testing.T) {
 }
 
 // TestInstalledHostPackages: a harness package installed beside the plugin
-// is bundled for real (its helpers run), with defineTool and registerTool
-// from the stand-in; one that cannot run in the sandbox leaves the
-// stand-in alone, as for a plugin without node_modules.
+// is bundled for real, defineTool included (what it makes is marked, so its
+// presenters are soft-validated as defineTool's); one that cannot run in
+// the sandbox leaves the stand-in alone, as for a plugin without
+// node_modules, and StandIn says why.
 func TestInstalledHostPackages(t *testing.T) {
 	write := func(dir, rel, src string) {
 		t.Helper()
@@ -761,31 +692,44 @@ func TestInstalledHostPackages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plugin := `import { defineTool, registerTool, shout } from '@deepseek-harness/tools'
+	plugin := `import { defineTool, shout } from '@deepseek-ai/dsh-tools'
 export function apply(ctx) {
-  registerTool(ctx, defineTool({ name: 'loud', parameters: { s: { type: 'string', required: true } },
-    output: { schema: { type: 'string' }, render: (args, v) => [{ type: 'text', text: typeof shout === 'function' ? shout(v) : 'no helper' }] } }))
+  ctx.tools.register(defineTool({ name: 'loud', parameters: { s: { type: 'string', required: true } },
+    output: { schema: { type: 'string' }, render: (args, v) => [{ type: 'text', text: shout(v) === 'HI!' ? 'helper' : 'no helper' }] } }))
 }
 `
-	pkg := `{"name":"@deepseek-harness/tools","version":"0.0.0","main":"index.js"}`
-	for _, c := range []struct{ name, index, want string }{
-		{"helper runs", `export function shout(s) { return s.toUpperCase() + '!' }
-export function defineTool() { throw new Error('the real defineTool is not the one called') }`, "HI!"},
-		{"throws at import", `throw new Error('needs a real Node')`, "no helper"},
+	pkg := `{"name":"@deepseek-ai/dsh-tools","version":"0.0.0","main":"index.js"}`
+	real := `export function shout(s) { return s.toUpperCase() + '!' }
+export function defineTool(o) {
+  return { ...o, parameters: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] },
+    output: { schema: { type: 'string' }, render: (a, v) => o.output.render(a, v).concat([{ type: 'text', text: 'real defineTool' }]) } }
+}
+`
+	for _, c := range []struct{ name, index, want, standIn string }{
+		{"the installed package runs", real, "helper|real defineTool", ""},
+		{"throws at import", real + "throw new Error('needs a real Node')\n", "no helper", "running the bundle: Error: needs a real Node"},
+		{"does not bundle", "export function defineTool(", "no helper", "bundling: "},
 	} {
 		dir := t.TempDir()
 		write(dir, "index.js", plugin)
-		write(dir, "node_modules/@deepseek-harness/tools/package.json", pkg)
-		write(dir, "node_modules/@deepseek-harness/tools/index.js", c.index)
+		write(dir, "node_modules/@deepseek-ai/dsh-tools/package.json", pkg)
+		write(dir, "node_modules/@deepseek-ai/dsh-tools/index.js", c.index)
 		p, err := jsplugin.Load(dir, projector.Config{})
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
+		if c.standIn == "" && p.StandIn != "" || !strings.Contains(p.StandIn, c.standIn) {
+			t.Errorf("%s: StandIn %q, want %q", c.name, p.StandIn, c.standIn)
+		}
 		tool := p.Tools(projector.Config{})[0]
 		content, err := tool.RunRender(js(`{"s":"x"}`), js(`"hi"`))
-		if got := content.At(0).Get("text").Str(); err != nil || got != c.want || tool.RawPresenters {
-			t.Errorf("%s: %q %v, want %q", c.name, got, err, c.want)
+		var texts []string
+		for _, b := range content.Elems() {
+			texts = append(texts, b.Get("text").Str())
+		}
+		if got := strings.Join(texts, "|"); err != nil || got != c.want || tool.RawPresenters {
+			t.Errorf("%s: %q %v (raw %v), want %q", c.name, got, err, tool.RawPresenters, c.want)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 // What Node 22 gives a projector that goja lacks or gets wrong. The pure
 // parts are implemented here as Node behaves (TextEncoder, TextDecoder,
-// atob, btoa, structuredClone, String.prototype.isWellFormed and
+// atob, btoa, structuredClone, Promise.withResolvers, String.prototype.isWellFormed and
 // toWellFormed, Object.groupBy, Map.groupBy, the Set methods, V8's
 // Error.captureStackTrace that custom error classes call), and so is what
 // goja does otherwise than V8 where it can be reached (number methods and
@@ -33,11 +33,14 @@
       Object.defineProperty(g, name, { configurable: true, enumerable: false, get: function () { return unsupported(name); } });
     }
   });
-  [[Array, "fromAsync"], [Promise, "withResolvers"]].forEach(function (p) {
-    if (p[0][p[1]] === undefined) {
-      var label = (p[0] === Array ? "Array." : "Promise.") + p[1];
-      Object.defineProperty(p[0], p[1], { configurable: true, enumerable: false, get: function () { return unsupported(label); } });
-    }
+  if (Array.fromAsync === undefined) {
+    Object.defineProperty(Array, "fromAsync", { configurable: true, enumerable: false, get: function () { return unsupported("Array.fromAsync"); } });
+  }
+  // Promise.withResolvers (ES2024, in Node 22), which a library may call at import.
+  define(Promise, "withResolvers", function withResolvers() {
+    var out = {};
+    out.promise = new this(function (resolve, reject) { out.resolve = resolve; out.reject = reject; });
+    return { promise: out.promise, resolve: out.resolve, reject: out.reject };
   });
 
   // --- V8's Error extras, which custom error classes call ---------------------------------

@@ -1,6 +1,6 @@
 // Built from todo/src/index.ts with esbuild (bundle, ESM, @deepseek-harness/* external).
 // testdata/plugins/todo/src/index.ts
-import { defineTool } from "@deepseek-harness/tools";
+import { defineTool } from "@deepseek-ai/dsh-tools";
 var name = "tool-todo-example";
 var todoWrite = defineTool({
   name: "todo_write",

@@ -1,5 +1,5 @@
 // An example plugin whose render reads the clock: verify reports it impure.
-import { defineTool } from '@deepseek-harness/tools'
+import { defineTool } from '@deepseek-ai/dsh-tools'
 
 export const name = 'tool-stamp-example'
 

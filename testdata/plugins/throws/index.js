@@ -1,5 +1,5 @@
 // An example plugin whose render throws.
-import { defineTool } from '@deepseek-harness/tools'
+import { defineTool } from '@deepseek-ai/dsh-tools'
 
 export const name = 'tool-broken-example'
 

@@ -2,7 +2,7 @@
 // tool contract: a todo_write tool (the same name as a first-party tool, so
 // loading it replaces the Go port for the run) and a word_count tool that
 // no port knows.
-import { defineTool } from '@deepseek-harness/tools'
+import { defineTool } from '@deepseek-ai/dsh-tools'
 
 export const name = 'tool-todo-example'
 

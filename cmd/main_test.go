@@ -1,0 +1,20 @@
+package cmd
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain keeps the tests' plugin bundles out of the user's cache
+// directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cmd-cache")
+	if err == nil {
+		os.Setenv("DSH_REPLAY_CACHE_DIR", dir)
+	}
+	code := m.Run()
+	if err == nil {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,101 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+)
+
+// recordedPlugins are the upstream packages whose tools the recorded
+// sessions call (run_code is the tools package's own transport).
+var recordedPlugins = []string{
+	"fs/tool-fs", "fs/tool-fs-search", "fs/tool-str-replace-editor", "shell/tool-bash", "jobs/tool-jobs",
+	"todo/tool-todo", "web/tool-web", "goal/tool-goal", "core/tools",
+}
+
+// TestVerifyRecordedWithUpstreamPlugins: with upstream's own plugins
+// loaded from a prepared tree (DSH_REPLAY_UPSTREAM; skipped, saying so,
+// without one), every call of theirs in that host's recorded sessions
+// verifies through their JavaScript projectors, each plugin alone and all
+// together: the real code, in the sandbox, reproduces what the real host
+// recorded.
+func TestVerifyRecordedWithUpstreamPlugins(t *testing.T) {
+	tree := os.Getenv("DSH_REPLAY_UPSTREAM")
+	if tree == "" {
+		t.Skip("DSH_REPLAY_UPSTREAM is not set: no upstream tree (make crosscheck prepares both)")
+	}
+	if _, err := os.Stat(filepath.Join(tree, "packages")); err != nil {
+		t.Skipf("DSH_REPLAY_UPSTREAM=%s: %v", tree, err)
+	}
+	b, err := os.ReadFile(filepath.Join(tree, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root struct{ Name string }
+	if err := json.Unmarshal(b, &root); err != nil {
+		t.Fatal(err)
+	}
+	// The options the recorder ran these plugins with (the glob sampling
+	// switch and the todo policy are required: upstream has no default).
+	host, opts := "lasmex", `"tool-fs-search":{"sampleOverCapGlobResults":false},"tool-todo":{"allowParallelInProgress":false}`
+	if strings.HasPrefix(root.Name, "@deepseek-ai/") {
+		host, opts = "dsh", opts+`,"tool-web":{"fork":"dsh"}`
+	}
+	cfg := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(cfg, []byte(`{"plugins":{`+opts+`}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs := filepath.Join(recordedData, host)
+	check := func(t *testing.T, plugins []string) (calls, through float64) {
+		args := []string{"--strict", "--format", "json", "--deterministic", "--config", cfg}
+		for _, p := range plugins {
+			args = append(args, "--plugin", filepath.Join(tree, "packages", p))
+		}
+		out, errOut, code := verifyCLI(t, "", append(args, logs)...)
+		if code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", code, out, errOut)
+		}
+		r := parseNDJSON(t, out)
+		if len(r.findings) != 0 {
+			t.Errorf("findings: %s", r.classes())
+		}
+		// Each plugin tool replaced its port, and the recordings call some.
+		replaced := map[string]bool{}
+		for _, pt := range r.summary["pluginTools"].([]any) {
+			s := pt.(string)
+			if !strings.HasSuffix(s, ", replacing the Go port") {
+				t.Errorf("%s", s)
+			}
+			replaced[strings.Fields(s)[0]] = true
+		}
+		called := 0
+		for _, tr := range r.summary["tools"].([]any) {
+			row := tr.(map[string]any)
+			if !replaced[row["tool"].(string)] {
+				continue
+			}
+			called++
+			through += row["verified"].(float64)
+			if row["verified"].(float64) == 0 || row["diverged"].(float64) != 0 || row["unverified"].(float64) != 0 {
+				t.Errorf("%s: %v", row["tool"], row)
+			}
+		}
+		if called == 0 {
+			t.Errorf("the recordings call none of %v", replaced)
+		}
+		t.Logf("%d plugin tools called: %v", called, r.summary["verdict"])
+		return r.summary["calls"].(float64), through
+	}
+	for _, p := range recordedPlugins {
+		t.Run(p, func(t *testing.T) { check(t, []string{p}) })
+	}
+	t.Run("all", func(t *testing.T) {
+		calls, through := check(t, recordedPlugins)
+		fmt.Printf("recorded sessions (%s): %.0f calls, %.0f of them verified through upstream's own plugins\n", host, calls, through)
+	})
+}

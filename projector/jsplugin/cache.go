@@ -1,0 +1,253 @@
+package jsplugin
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
+
+// A bundle is cached in the user's cache directory
+// (os.UserCacheDir()/dsh-replay/bundles; DSH_REPLAY_CACHE_DIR names
+// another, "off" turns it off) under a key of what is bundled (the entry,
+// whether installed host packages are used, this bundler's format), with
+// a manifest of what it was made from: the content hash of every input,
+// of the package manifests and tsconfig files about them, and the
+// modification time of the directories they sit in (a file added beside
+// them can change how an import resolves). It is used only when all of
+// these still hold, and rewritten otherwise; files are written atomically
+// (a temporary file renamed), and a cache that cannot be read or written
+// is passed over.
+
+// bundleFormat changes whenever bundle()'s output for the same inputs
+// would (its options, the sandbox plugin's rewrites).
+const bundleFormat = "dsh-replay bundle 1"
+
+// builds counts esbuild runs (for tests of the cache).
+var builds atomic.Int64
+
+func cacheDir() string {
+	switch d := os.Getenv("DSH_REPLAY_CACHE_DIR"); d {
+	case "off":
+		return ""
+	case "":
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(base, "dsh-replay", "bundles")
+	default:
+		return d
+	}
+}
+
+// esbuildVersion is the esbuild this binary carries.
+func esbuildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/evanw/esbuild" {
+				return d.Version
+			}
+		}
+	}
+	return "unknown"
+}
+
+func cacheKey(entry string, installed bool) string {
+	h := sha256.New()
+	for _, s := range []string{bundleFormat, esbuildVersion(), entry, map[bool]string{true: "installed", false: "stand-in"}[installed]} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+func hashFile(path string) (string, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:]), true
+}
+
+func dirStamp(dir string) (int64, bool) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return 0, false
+	}
+	return st.ModTime().UnixNano(), true
+}
+
+// contextFiles are the files that shape resolution in a directory.
+var contextFiles = []string{"package.json", "tsconfig.json", "tsconfig.base.json"}
+
+// manifest describes what a bundle was made from.
+func manifest(entry string, inputs []string, code string, real bool) jsonv.Value {
+	files := map[string]bool{}
+	dirs := map[string]bool{}
+	addContext := func(dir string) {
+		dirs[dir] = true
+		for _, f := range contextFiles {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				files[filepath.Join(dir, f)] = true
+			}
+		}
+	}
+	for _, in := range inputs {
+		files[in] = true
+		dir := filepath.Dir(in)
+		dirs[dir] = true
+		// Up to the package the input belongs to.
+		for d := dir; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "package.json")); err == nil {
+				addContext(d)
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	// The entry's ancestors up to the outermost holding a package manifest
+	// or a tsconfig (the workspace root).
+	var chain []string
+	top := -1
+	for d := filepath.Dir(entry); ; d = filepath.Dir(d) {
+		chain = append(chain, d)
+		for _, f := range contextFiles {
+			if _, err := os.Stat(filepath.Join(d, f)); err == nil {
+				top = len(chain) - 1
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for i := 0; i <= top; i++ {
+		addContext(chain[i])
+	}
+	var fs, ds []jsonv.Value
+	for _, f := range sortedKeys(files) {
+		if sum, ok := hashFile(f); ok {
+			fs = append(fs, jsonv.Arr(jsonv.Str(f), jsonv.Str(sum)))
+		}
+	}
+	for _, d := range sortedKeys(dirs) {
+		if t, ok := dirStamp(d); ok {
+			ds = append(ds, jsonv.Arr(jsonv.Str(d), jsonv.Str(strconv.FormatInt(t, 10))))
+		}
+	}
+	sum := sha256.Sum256([]byte(code))
+	return jsonv.Obj(
+		jsonv.M("format", jsonv.Str(bundleFormat)),
+		jsonv.M("entry", jsonv.Str(entry)),
+		jsonv.M("real", jsonv.BoolValue(real)),
+		jsonv.M("code", jsonv.Str(hex.EncodeToString(sum[:]))),
+		jsonv.M("files", jsonv.Arr(fs...)),
+		jsonv.M("dirs", jsonv.Arr(ds...)),
+	)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// cachedBundle is the cached bundle for key when everything it was made
+// from is unchanged.
+func cachedBundle(dir, key, entry string) (code string, real, ok bool) {
+	mb, err := os.ReadFile(filepath.Join(dir, key+".json"))
+	if err != nil {
+		return "", false, false
+	}
+	m, err := jsonv.Parse(mb)
+	if err != nil || m.Get("format").Str() != bundleFormat || m.Get("entry").Str() != entry {
+		return "", false, false
+	}
+	for _, f := range m.Get("files").Elems() {
+		if sum, ok := hashFile(f.At(0).Str()); !ok || sum != f.At(1).Str() {
+			return "", false, false
+		}
+	}
+	for _, d := range m.Get("dirs").Elems() {
+		if t, ok := dirStamp(d.At(0).Str()); !ok || strconv.FormatInt(t, 10) != d.At(1).Str() {
+			return "", false, false
+		}
+	}
+	cb, err := os.ReadFile(filepath.Join(dir, key+".js"))
+	if err != nil {
+		return "", false, false
+	}
+	if sum := sha256.Sum256(cb); hex.EncodeToString(sum[:]) != m.Get("code").Str() {
+		return "", false, false
+	}
+	return string(cb), m.Get("real").IsBool() && m.Get("real").Bool(), true
+}
+
+// storeBundle writes the bundle, then its manifest, each atomically.
+func storeBundle(dir, key, entry, code string, real bool, inputs []string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	if writeAtomic(filepath.Join(dir, key+".js"), []byte(code)) != nil {
+		return
+	}
+	writeAtomic(filepath.Join(dir, key+".json"), []byte(jsonv.Encode(manifest(entry, inputs, code, real))))
+}
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// metafileInputs are the files of esbuild's metafile inputs (those of the
+// file namespace), absolute.
+func metafileInputs(meta, wd string) []string {
+	m, err := jsonv.ParseString(meta)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, in := range m.Get("inputs").Members() {
+		p := in.Key
+		if i := strings.Index(p, ":"); i > 0 && !filepath.IsAbs(p) {
+			if p[:i] != "file" {
+				continue // another namespace: the sandbox's own modules
+			}
+			p = p[i+1:]
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,99 @@
+package jsplugin
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+func mustJS(s string) jsonv.Value { return jsonv.MustParse(s) }
+
+// TestBundleCache: a second load of an unchanged plugin does not run
+// esbuild; a changed input, package manifest or a file added beside an
+// input rebundles; a cache that is corrupt, or cannot be written, is passed
+// over without an error.
+func TestBundleCache(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("DSH_REPLAY_CACHE_DIR", cache)
+	dir := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name":"cached","main":"index.js"}`)
+	write("index.js", `import { label } from './lib/label.js'
+export function apply(ctx) { ctx.tools.register({ name: 'c', parameters: { type: 'object' }, output: { schema: {}, render: () => [{ type: 'text', text: label }] } }) }`)
+	write("lib/label.js", `export const label = 'one'`)
+	load := func(want string) int64 {
+		t.Helper()
+		before := builds.Load()
+		p, err := Load(dir, projector.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Tools(projector.Config{})[0].RunRender(mustJS(`{}`), mustJS(`null`))
+		if err != nil || out.At(0).Get("text").Str() != want {
+			t.Fatalf("render %v %v, want %q", out, err, want)
+		}
+		return builds.Load() - before
+	}
+	if n := load("one"); n != 1 {
+		t.Errorf("first load: %d builds, want 1", n)
+	}
+	if n := load("one"); n != 0 {
+		t.Errorf("second load: %d builds, want 0 (cached)", n)
+	}
+	entries, _ := os.ReadDir(cache)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 2 || strings.Contains(strings.Join(names, " "), ".tmp-") {
+		t.Errorf("cache holds %v, want one bundle and its manifest", names)
+	}
+	write("lib/label.js", `export const label = 'two'`)
+	if n := load("two"); n != 1 {
+		t.Errorf("after an input changed: %d builds, want 1", n)
+	}
+	write("package.json", `{"name":"cached","main":"index.js","version":"2"}`)
+	if n := load("two"); n != 1 {
+		t.Errorf("after the manifest changed: %d builds, want 1", n)
+	}
+	// A file added beside an input moves its directory's time (on some
+	// file systems only to the next tick).
+	time.Sleep(10 * time.Millisecond)
+	write("lib/other.js", `export const x = 1`)
+	if n := load("two"); n != 1 {
+		t.Errorf("after a file was added beside an input: %d builds, want 1", n)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".js") {
+			os.WriteFile(filepath.Join(cache, e.Name()), []byte("garbage"), 0o644)
+		}
+	}
+	if n := load("two"); n != 1 {
+		t.Errorf("corrupt cache: %d builds, want 1", n)
+	}
+	// A cache that cannot be written (a file where the directory should be).
+	blocked := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocked, nil, 0o644)
+	t.Setenv("DSH_REPLAY_CACHE_DIR", filepath.Join(blocked, "bundles"))
+	if n := load("two"); n != 1 {
+		t.Errorf("unwritable cache: %d builds, want 1", n)
+	}
+	t.Setenv("DSH_REPLAY_CACHE_DIR", "off")
+	if n := load("two") + load("two"); n != 2 {
+		t.Errorf("cache off: %d builds, want 2", n)
+	}
+}

@@ -1,0 +1,65 @@
+package jsplugin_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
+)
+
+// BenchmarkUpstreamLoad: loading each upstream plugin that ships a ported
+// tool (bundle, compile, the first runtime with apply) and its first
+// projector call, with the bundle cache off (cold) and warm (cached), and
+// all of them in turn (DSH_REPLAY_UPSTREAM=TREE go test -run '^$' -bench
+// UpstreamLoad -benchtime 5x ./projector/jsplugin).
+func BenchmarkUpstreamLoad(b *testing.B) {
+	tree := upstreamTree(b)
+	cfg := upstreamConfig(b, tree)
+	reg, err := builtin.Registry(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dirs := portedPlugins(b, tree, reg)
+	once := func(b *testing.B, d string) {
+		p, err := loadUpstream(b, d, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tool := p.Tools(cfg)[0]
+		if tool.Output != nil {
+			tool.RunRender(jsonv.Obj(), jsonv.NullValue()) // the first call, whatever it answers
+		} else {
+			tool.RunPresentCall(jsonv.Obj())
+		}
+	}
+	for _, mode := range []string{"cold", "cached"} {
+		cache := "off"
+		if mode == "cached" {
+			cache = b.TempDir()
+		}
+		b.Run(mode, func(b *testing.B) {
+			old := os.Getenv("DSH_REPLAY_CACHE_DIR")
+			os.Setenv("DSH_REPLAY_CACHE_DIR", cache)
+			defer os.Setenv("DSH_REPLAY_CACHE_DIR", old)
+			for _, d := range dirs {
+				if mode == "cached" {
+					once(b, d) // warm the cache
+				}
+				b.Run(filepath.Base(d), func(b *testing.B) {
+					for b.Loop() {
+						once(b, d)
+					}
+				})
+			}
+			b.Run("all", func(b *testing.B) {
+				for b.Loop() {
+					for _, d := range dirs {
+						once(b, d)
+					}
+				}
+			})
+		})
+	}
+}
