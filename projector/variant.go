@@ -12,7 +12,7 @@ type Variant struct {
 	Plugin string
 	// Selects says how: the --config change that would select it.
 	Selects string
-	// Tools are the variant's definitions by name (compiled).
+	// Tools are the variant's definitions by name.
 	Tools map[string]*Tool
 	// Fork marks the other host's definition of a tool (DSH's web_search
 	// beside LasmeX's): a log does not name its host, so a call whose
@@ -88,13 +88,10 @@ func (c Config) WithHost(host string) Config {
 	return c
 }
 
-// NewVariant compiles the tools of a variant.
+// NewVariant builds a variant; its tools' schemas compile on first use.
 func NewVariant(plugin, selects string, tools []*Tool) (Variant, error) {
 	v := Variant{Plugin: plugin, Selects: selects, Tools: map[string]*Tool{}}
 	for _, t := range tools {
-		if err := t.compile(); err != nil {
-			return Variant{}, err
-		}
 		v.Tools[t.Name] = t
 	}
 	return v, nil
