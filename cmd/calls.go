@@ -51,6 +51,9 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			if o.jobs < 0 {
+				return cmdutil.UsageErr("--jobs must be >= 0")
+			}
 			if o.json && !o.summary {
 				return cmdutil.UsageErr("--json goes with --summary (the call list is always NDJSON)")
 			}
@@ -63,7 +66,7 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 	f.BoolVar(&o.meta, "meta", false, "include each result's recorded meta")
 	f.BoolVar(&o.content, "content", false, "include each result's recorded content blocks")
 	f.BoolVar(&o.value, "value", false, "include each result's recorded value")
-	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores)")
+	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores; at most 4 per core)")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
 	return c
 }
@@ -99,7 +102,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		// costs a few MB of heap and saves a good share of CPU.
 		defer debug.SetGCPercent(debug.SetGCPercent(200))
 	}
-	paths, err := cmdutil.ExpandLogs(args, o.filter, stderr)
+	in, err := cmdutil.ExpandLogInputs(args, o.filter, stderr)
 	if err != nil {
 		return err
 	}
@@ -118,22 +121,16 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		return err
 	}
 	var tot callTotals
-	for _, p := range paths {
+	for _, p := range in.Paths {
 		tot.logs++
-		var sum *logformat.Summary
-		var err error
-		if p == "-" {
-			sum, err = logformat.ReadCallsFrom("-", stdin, opts, emit)
-		} else {
-			sum, err = logformat.ReadCalls(p, opts, emit)
-		}
+		sum, err := cmdutil.ReadLog(in, p, stdin, opts, emit)
 		if sum != nil {
 			tot.add(sum)
 			cmdutil.WarnNotices(stderr, sum)
 		}
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
 			tot.failed++
 		}
 	}

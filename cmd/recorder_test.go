@@ -60,7 +60,7 @@ func TestRecorderPlugin(t *testing.T) {
 	}
 	out := t.TempDir()
 	node(t, tree, path, filepath.Join(driver, "record.ts"), "--host", "dsh", "--tree", tree, "--out", out,
-		"--base", t.TempDir(), "--only", "code-mode")
+		"--base", t.TempDir(), "--port", "0", "--only", "code-mode")
 	log := filepath.Join(out, "dsh", "code-mode", "session.jsonl")
 	if !fileExists(filepath.Join(out, "dsh", "code-mode", "session.values.jsonl")) {
 		t.Fatal("the plugin wrote no sidecar")
@@ -74,5 +74,43 @@ func TestRecorderPlugin(t *testing.T) {
 	// failure has no value.
 	if calls := s["calls"].(float64); calls < 10 || s["checkedWithValues"].(float64) != calls-1 {
 		t.Errorf("want every successful call checked with its recorded value: %v", s["verdict"])
+	}
+}
+
+// TestRecorderInProfile boots each host's real CLI with the recorder
+// installed as the README says (scripts/recorder-profile.sh): the sidecar it
+// writes beside the host's own log is private and verify checks the call with
+// its value. It needs the host libraries built (pnpm run build:lib:host).
+func TestRecorderInProfile(t *testing.T) {
+	for _, h := range []struct{ host, tree string }{
+		{"dsh", "deepseek-harness-b150a551b8"},
+		{"lasmex", "lasmex-bdc153371d"},
+	} {
+		t.Run(h.host, func(t *testing.T) {
+			tree, path := upstreamTree(t, h.tree)
+			if !fileExists(filepath.Join(tree, "packages", "goal", "goal", "lib", "typert.host.js")) {
+				t.Skipf("skipped: the %s tree's host libraries are not built (cd %s && pnpm run build:lib:host)", h.host, tree)
+			}
+			out := t.TempDir()
+			cmd := exec.Command("bash", "../scripts/recorder-profile.sh", h.host, tree, out)
+			cmd.Env = append(os.Environ(), "PATH="+path)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("recorder-profile.sh: %v\n%s", err, b)
+			}
+			st, err := os.Stat(filepath.Join(out, "session.values.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mode().Perm() != 0o600 {
+				t.Errorf("sidecar mode %v, want 0600 like the log", st.Mode().Perm())
+			}
+			stdout, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", out)
+			if code != cmdutil.ExitOK {
+				t.Fatalf("verify exit %d\n%s%s", code, stdout, errOut)
+			}
+			if s := parseNDJSON(t, stdout).summary; s["calls"].(float64) != 1 || s["checkedWithValues"].(float64) != 1 {
+				t.Errorf("want the read call checked with its value: %v", s["verdict"])
+			}
+		})
 	}
 }

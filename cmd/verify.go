@@ -61,10 +61,14 @@ $GITHUB_STEP_SUMMARY).
 Divergence classes: content-mismatch (whitespace-only, crlf-only,
 trailing-newline), meta-mismatch, meta-missing, meta-unexpected,
 schema-invalid, render-failed, meta-failed, presenter-failed,
-nondeterministic, log-corrupt, unknown-event, no-projector, impure and
-projector-timeout (--plugin). Notices (failures only under --strict):
-not-a-session-log (a JSON-lines file of another kind found in a directory;
-named on the command line it is exit 3), calls-without-records,
+nondeterministic, log-corrupt, unreadable (a log, sidecar or directory that
+cannot be opened or listed: reported in its place, the rest is verified),
+zstd-window (a zstd window over 512 MiB: exit 3), unknown-event,
+no-projector, impure and projector-timeout (--plugin). Notices (failures only under --strict):
+not-a-session-log (a JSON-lines file of another kind, or a FIFO, device or
+socket named like a log, found in a directory and never opened; named on
+the command line it is exit 3), calls-without-records,
+zstd-framing (a .jsonl.zstd log compressed by hand, read anyway),
 presenter-declined, sandbox-unsupported (--plugin: the projector used
 something Node has and the sandbox lacks, so the call is not verified).
 
@@ -85,8 +89,8 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	}
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github, html")
-	f.StringArrayVar(&o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html; FILE - is stdout); repeatable")
-	f.IntVar(&o.jobs, "jobs", 0, "verifying workers (0: all cores)")
+	cmdutil.StringArrayVar(f, &o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html; FILE - is stdout); repeatable")
+	f.IntVar(&o.jobs, "jobs", 0, "verifying workers (0: all cores; at most 4 per core, and no more than there are calls)")
 	f.StringVar(&o.shard, "shard", "", "verify only shard K of N (K/N, 1-based): a stable partition of the calls for CI matrices")
 	f.IntVar(&o.shake, "shake", 0, "re-run every projector and presenter N more times (some under a perturbed TZ, locale, GOMAXPROCS) and report output that moves")
 	f.BoolVar(&o.strict, "strict", false, "treat unverified calls and logs (no projector, unknown events, torn tails, other reader notices) as failures")
@@ -259,6 +263,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		Read:   logformat.Options{NoSidecar: o.noSidecar},
 		Stdin:  stdin,
 		Walked: in.Walked,
+		Errs:   in.Errs,
 	}, sink)
 	if o.golden != "" {
 		golden.VerifyCardGoldens(agg, reg, o.golden, o.config, o.plugins, o.noSidecar, paths)

@@ -3,8 +3,11 @@ package logformat_test
 import (
 	"bytes"
 	"os"
+	"runtime/debug"
 	"sync"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
 	"github.com/dsh-replay/dsh-replay/logformat"
@@ -53,6 +56,53 @@ func BenchmarkReadPlainOneWorker(b *testing.B) {
 	benchRead(b, p, len(p), 1)
 }
 func BenchmarkReadZstd(b *testing.B) { p, z := synthetic(b); benchRead(b, z, len(p), 0) }
+
+var (
+	longOnce sync.Once
+	longZstd map[int][]byte
+)
+
+// longWindow is the synthetic log as a header frame and one body frame
+// whose window is 2^log bytes (zstd --long=log on a pipe), built once.
+func longWindow(b *testing.B, log int) []byte {
+	longOnce.Do(func() {
+		p, _ := synthetic(b)
+		header, body, _ := bytes.Cut(p, []byte("\n"))
+		longZstd = map[int][]byte{}
+		for _, l := range []int{21, 27} {
+			var out bytes.Buffer
+			for i, part := range [][]byte{append(header, '\n'), body} {
+				opts := []zstd.EOption{zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1)}
+				if i == 1 {
+					opts = append(opts, zstd.WithWindowSize(1<<l))
+				}
+				enc, err := zstd.NewWriter(&out, opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				enc.Write(part)
+				if err := enc.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			longZstd[l] = out.Bytes()
+		}
+	})
+	return longZstd[log]
+}
+
+// Under the CLI's soft memory limit (cmd's tuneGC): a 128 MiB window must
+// read about as fast as a 2 MiB one, not collect back to back.
+func benchLongWindow(b *testing.B, log int) {
+	p, _ := synthetic(b)
+	z := longWindow(b, log)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(72 << 20))
+	b.ResetTimer()
+	benchRead(b, z, len(p), 0)
+}
+
+func BenchmarkReadZstdWindow2MiB(b *testing.B)   { benchLongWindow(b, 21) }
+func BenchmarkReadZstdWindow128MiB(b *testing.B) { benchLongWindow(b, 27) }
 
 // BenchmarkReadCallsForced also decodes every result's content, meta and
 // value (what verify needs).

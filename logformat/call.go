@@ -43,6 +43,10 @@ type Call struct {
 	// The dsh-replay value extension (inline in the event or from the sidecar).
 	Value           jsonv.Value // undefined when absent
 	ContentReplaced bool
+	// Host is the harness that wrote the log as far as it says ("dsh",
+	// "lasmex"), from the default identity line of the last system prompt
+	// before the call; "" when unknown.
+	Host string
 	// ValueUnrecordable is why the recorder wrote no value for a successful
 	// call (a sidecar line {"callId", "unrecordable": "NaN at /x"}); the call
 	// is checked by its presenters only.
@@ -100,10 +104,11 @@ type Notice struct {
 // Summary counts what one log held.
 type Summary struct {
 	File            string
-	Events          int // logical events after expanding packed rows
-	Records         int // physical records (lines after the header)
-	Calls           int // top-level calls
-	Results         int // append-origin tool/result events
+	Host            string // see Call.Host: the first one the log shows
+	Events          int    // logical events after expanding packed rows
+	Records         int    // physical records (lines after the header)
+	Calls           int    // top-level calls
+	Results         int    // append-origin tool/result events
 	ResultsWithMeta int
 	ResultsWithErr  int // results carrying an error {name, code}
 	ErrorResults    int // results with isError true
@@ -131,11 +136,13 @@ type Error struct {
 	Kind string
 }
 
+// Error names the file quoted when it holds what a terminal must not get
+// raw (see QuoteName).
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return e.File + ":" + itoa(e.Line) + ": " + e.Msg
+		return QuoteName(e.File) + ":" + itoa(e.Line) + ": " + e.Msg
 	}
-	return e.File + ": " + e.Msg
+	return QuoteName(e.File) + ": " + e.Msg
 }
 
 func itoa(i int) string {

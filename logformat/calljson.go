@@ -86,6 +86,9 @@ func AppendCallJSON(b []byte, c *Call, o CallJSONOptions) []byte {
 		val("content", c.Content)
 	}
 	boolean("contentReplaced", c.ContentReplaced)
+	if c.Host != "" {
+		str("host", c.Host)
+	}
 	if c.ValueUnrecordable != "" {
 		str("valueUnrecordable", c.ValueUnrecordable)
 	}

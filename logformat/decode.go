@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -58,6 +59,8 @@ type record struct {
 	replace   bool // surfaceOp is a replace op
 	appendOp  bool // surfaceOp is "append"
 	data      jsonv.Value
+	// host is the harness a request/header's system prompt names.
+	host string
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -76,45 +79,54 @@ func isPackedTag(typ string) bool {
 	return typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks"
 }
 
-// knownTypes are the event types of DSH (a superset of LasmeX's), plus the
-// legacy steering/message that the loader upgrades to user/message.
-var knownTypes = map[string]string{}
+// intern lists the strings internString shares: first the event types of
+// DSH (a superset of LasmeX's) plus the legacy steering/message that the
+// loader upgrades to user/message (the first knownTypeCount entries), then
+// common keys and values. A literal of constants, so it costs no init.
+var intern = []string{
+	"agent-preset/selected", "agent/inbox/spliced", "approval/asked", "approval/decided",
+	"approval/policy", "assistant/chunk", "assistant/message", "command/done", "command/run",
+	"compaction/end", "compaction/prune", "compaction/start", "compaction/summary", "feedback/record",
+	"goal/change", "hook/invoked", "hook/result", "llm/retry", "llm/retry-started",
+	"permission/preset", "plan/mode", "request/context", "request/header", "sandbox/mode",
+	"schedule/change", "session/end-seed", "session/title", "session/title-llm-request", "step/end",
+	"step/start", "subagent/descriptor", "team/member", "team/message/delivered",
+	"team/message/queued", "team/task", "todo/write", "tool-workflow/agent-end",
+	"tool-workflow/agent-start", "tool-workflow/run-end", "tool-workflow/run-start", "tool/call",
+	"tool/code-dispatch", "tool/code-dispatch-start", "tool/result", "turn/end", "turn/start",
+	"user/message", "web/deepseek-search-llm-request", "steering/message",
+	"text-chunks", "reasoning-chunks", "tool-call-chunks", "session", "session_event", "result",
+	"turn", "step", "message", "content", "meta", "value", "error", "contentReplaced", "callId",
+	"name", "arguments", "id", "role", "source", "kind", "type", "toolCallId", "isError", "text",
+	"rootCallId", "parentCallId", "subCallId", "usage", "provenance", "tool-result", "tool-call",
+	"tool", "model", "append",
+}
 
-func init() {
-	for _, t := range []string{
-		"agent-preset/selected", "agent/inbox/spliced", "approval/asked", "approval/decided", "approval/policy",
-		"assistant/chunk", "assistant/message", "command/done", "command/run", "compaction/end", "compaction/prune",
-		"compaction/start", "compaction/summary", "feedback/record", "goal/change", "hook/invoked", "hook/result",
-		"llm/retry", "llm/retry-started", "permission/preset", "plan/mode", "request/context", "request/header",
-		"sandbox/mode", "schedule/change", "session/end-seed", "session/title", "session/title-llm-request",
-		"step/end", "step/start", "subagent/descriptor", "team/member", "team/message/delivered",
-		"team/message/queued", "team/task", "todo/write", "tool-workflow/agent-end", "tool-workflow/agent-start",
-		"tool-workflow/run-end", "tool-workflow/run-start", "tool/call", "tool/code-dispatch",
-		"tool/code-dispatch-start", "tool/result", "turn/end", "turn/start", "user/message",
-		"web/deepseek-search-llm-request",
-		"steering/message",
-	} {
-		knownTypes[t] = t
-	}
-	for _, t := range []string{"text-chunks", "reasoning-chunks", "tool-call-chunks", "session", "session_event", "result",
-		"turn", "step", "message", "content", "meta", "value", "error", "contentReplaced", "callId", "name", "arguments",
-		"id", "role", "source", "kind", "type", "toolCallId", "isError", "text", "rootCallId", "parentCallId", "subCallId",
-		"usage", "provenance", "tool-result", "tool-call", "tool", "model", "append"} {
-		intern = append(intern, t)
-	}
-	for k := range knownTypes {
-		intern = append(intern, k)
+const knownTypeCount = 49
+
+// knownTypes and the intern table are built on first use, so commands that
+// read no log do not pay for them.
+var (
+	knownTypes map[string]bool
+	internTab  [1 << 10][]string
+	internOnce sync.Once
+)
+
+func isKnownType(typ string) bool {
+	internOnce.Do(buildIntern)
+	return knownTypes[typ]
+}
+
+func buildIntern() {
+	knownTypes = make(map[string]bool, knownTypeCount)
+	for _, t := range intern[:knownTypeCount] {
+		knownTypes[t] = true
 	}
 	for _, s := range intern {
 		h := internSlot([]byte(s))
 		internTab[h] = append(internTab[h], s)
 	}
 }
-
-var (
-	intern    []string
-	internTab [1 << 10][]string
-)
 
 // internSlot hashes a key by its length and outer bytes: cheaper than a map
 // lookup for the handful of short keys every line has.
@@ -127,6 +139,7 @@ func internSlot(b []byte) int {
 
 // internString returns a shared copy of common strings (no allocation).
 func internString(b []byte) string {
+	internOnce.Do(buildIntern)
 	for _, s := range internTab[internSlot(b)] {
 		if s == string(b) {
 			return s
@@ -335,6 +348,8 @@ func decodeEvent(line []byte, rec *record) {
 				r.Skip()
 			case rec.typ == "assistant/chunk":
 				rec.toolChunk = toolChunkID(r.RawValue())
+			case rec.typ == "request/header":
+				rec.host = HostOfSystemPrompt(r.RawValue())
 			case needsData(rec.typ):
 				rec.data = decodeData(&r, rec.typ, rec.eager)
 			default:
@@ -803,6 +818,25 @@ func chunkCallID(r *jsonv.ObjectReader, want string) string {
 		return id
 	case want == "tool-call-delta" && typ == "block-end":
 		return id
+	}
+	return ""
+}
+
+// The hosts' default identity lines (system-prompt's first section); LasmeX
+// lets a deployment replace its own, so its absence proves nothing.
+var (
+	dshIdentity    = []byte(`You are an AI agent powered by DeepSeek Harness.`)
+	lasmexIdentity = []byte(`You are an AI agent powered by LasmeX.`)
+)
+
+// HostOfSystemPrompt is the host a request header's raw JSON names through
+// its default identity line: "dsh", "lasmex" or "".
+func HostOfSystemPrompt(raw []byte) string {
+	switch {
+	case bytes.Contains(raw, dshIdentity):
+		return "dsh"
+	case bytes.Contains(raw, lasmexIdentity):
+		return "lasmex"
 	}
 	return ""
 }

@@ -22,12 +22,16 @@ type lineSource struct {
 	eof     bool
 	maxLine int
 
-	seen      int64 // plaintext bytes read so far
-	lastByte  byte
-	frames    int // complete frames seen
-	firstNL   int // newlines seen in the first frame
-	fatal     error
-	fatalLine int
+	seen     int64 // plaintext bytes read so far
+	lastByte byte
+	frames   int // complete frames seen
+	firstNL  int // newlines seen in the first frame
+	// firstLines: the first frame held this many lines, the header and
+	// more (upstream writes the header alone; a log compressed by hand is
+	// one frame). 0 when the framing is upstream's.
+	firstLines int
+	fatal      error
+	fatalLine  int
 }
 
 // sourceError is a fatal problem met while splitting lines (I/O error, zstd
@@ -44,6 +48,49 @@ func newLineSource(src io.Reader, zs *zstdSource, bufSize, maxLine int) *lineSou
 		bufSize = 4096
 	}
 	return &lineSource{src: src, zs: zs, buf: make([]byte, bufSize), line: 1, maxLine: maxLine}
+}
+
+// newBytesSource is a source over a log held whole in memory: its buffer
+// is the data itself, already at its end (no copy, no reads).
+func newBytesSource(data []byte, maxLine int) *lineSource {
+	s := &lineSource{buf: data, w: len(data), eof: true, seen: int64(len(data)), line: 1, maxLine: maxLine}
+	if len(data) > 0 {
+		s.lastByte = data[len(data)-1]
+	}
+	return s
+}
+
+// inMemory reports whether everything left is already in the buffer.
+func (s *lineSource) inMemory() bool { return s.eof && s.zs == nil && s.fatal == nil }
+
+// takeRest is fillBatch for a source at its end: it indexes the complete
+// lines left in the buffer where they lie (the batch shares the buffer).
+func (s *lineSource) takeRest(b *batch) {
+	b.lines = b.lines[:0]
+	b.firstLine = s.line
+	b.last = true
+	b.err = nil
+	b.buf = s.buf
+	data := s.buf[:s.w]
+	baseOff := s.off - int64(s.r) // plaintext offset of buf[0]
+	last := s.r - 1
+	if i := bytes.LastIndexByte(data[s.r:], '\n'); i >= 0 {
+		last = s.r + i
+	}
+	for p := s.r; p <= last; {
+		j := bytes.IndexByte(data[p:], '\n')
+		if j > s.maxLine {
+			s.failf(b.firstLine+len(b.lines), "record longer than %d bytes (the reader's limit)", s.maxLine)
+			b.err = s.fatal
+			last = p - 1
+			break
+		}
+		b.lines = append(b.lines, lineRef{start: p, end: p + j, endOff: baseOff + int64(p+j+1)})
+		p += j + 1
+	}
+	s.r = last + 1
+	s.off = baseOff + int64(last+1)
+	s.line = b.firstLine + len(b.lines)
 }
 
 func (s *lineSource) failf(line int, format string, args ...any) error {
@@ -90,8 +137,11 @@ func (s *lineSource) fill() error {
 				return nil
 			}
 		case errors.Is(err, errFrameEnd):
-			if s.frames == 0 && (s.firstNL != 1 || s.lastByte != '\n') {
-				return s.failf(1, "corrupt zstd session log: first frame is not exactly one header line")
+			if s.frames == 0 && s.firstNL == 0 {
+				return s.failf(1, "corrupt zstd session log: the first frame ends inside the header line")
+			}
+			if s.frames == 0 && s.firstNL > 1 {
+				s.firstLines = s.firstNL
 			}
 			if s.seen > 0 && s.lastByte != '\n' {
 				return s.failf(s.line+bytes.Count(s.buf[s.r:s.w], nl), "corrupt zstd session log: complete frame contains a torn JSONL record")
@@ -114,8 +164,13 @@ func (s *lineSource) fill() error {
 			return io.EOF
 		default:
 			var zc *zstdCorrupt
-			if errors.As(err, &zc) {
+			var zw *zstdWindowError
+			switch {
+			case errors.As(err, &zc):
 				return s.failf(s.line+bytes.Count(s.buf[s.r:s.w], nl), "%v", zc)
+			case errors.As(err, &zw):
+				s.fatal = &sourceError{Line: s.line + bytes.Count(s.buf[s.r:s.w], nl), Err: zw}
+				return s.fatal
 			}
 			return s.failf(0, "read error: %v", err)
 		}

@@ -16,7 +16,7 @@ import (
 // event dispatches one applied event.
 func (rd *reader) event(rec *record, line int, seq int64) error {
 	typ := rec.typ
-	if _, known := knownTypes[typ]; !known {
+	if !isKnownType(typ) {
 		if rec.ignorable {
 			rd.sum.IgnoredEvents++
 			return nil
@@ -26,6 +26,13 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 		return nil
 	}
 	switch typ {
+	case "request/header":
+		if rec.host != "" {
+			rd.host = rec.host
+			if rd.sum.Host == "" {
+				rd.sum.Host = rec.host
+			}
+		}
 	case "turn/start", "turn/end":
 		if rd.format == fmtLog {
 			rd.closeTurn()
@@ -48,7 +55,7 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 }
 
 func (rd *reader) newCall(id string) *Call {
-	c := &Call{File: rd.file, CallID: id, Seq: -1}
+	c := &Call{File: rd.file, CallID: id, Seq: -1, Host: rd.host}
 	rd.calls[id] = c
 	if rd.chunkCalls != nil {
 		delete(rd.chunkCalls, id)
@@ -255,7 +262,7 @@ func (rd *reader) newSub(d jsonv.Value, id string, line int) *Call {
 	s := &Call{
 		File: rd.file, CallID: id, Seq: -1, IsSubCall: true,
 		RootCallID: rootID, ParentCallID: d.Get("parentCallId").Str(),
-		Name: d.Get("name").Str(), Turn: root.Turn, Step: root.Step,
+		Name: d.Get("name").Str(), Turn: root.Turn, Step: root.Step, Host: root.Host,
 	}
 	if args := d.Get("arguments"); args.IsDefined() {
 		s.RawArguments = jsonv.Encode(args)

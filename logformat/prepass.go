@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 	"runtime"
 )
 
@@ -14,16 +13,19 @@ import (
 // records of a file. Only lines that mayBeReplacement are decoded, so the
 // pass runs at memory speed. Errors are left to the main pass.
 func scanReplacements(path string, maxLine int) (map[string]int, error) {
-	f, err := os.Open(path)
+	f, st, err := openRegular(path, "")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil {
-		size = st.Size()
-	}
-	br := bufio.NewReaderSize(f, 1<<16)
+	return scanReplacementsIn(path, f, st.Size(), maxLine)
+}
+
+// scanReplacementsIn is scanReplacements over an open file of the given
+// size, read by offset (f's own offset is left for the main pass).
+func scanReplacementsIn(path string, f io.ReaderAt, size int64, maxLine int) (map[string]int, error) {
+	var err error
+	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), peekBufSize(size))
 	magic, _ := br.Peek(4)
 	var src io.Reader = br
 	var zs *zstdSource
@@ -67,12 +69,30 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 	return scanViews(probe.format, ls), nil
 }
 
+// scanReplacementsBytes is scanReplacements over a log held in memory,
+// scanned where it lies.
+func scanReplacementsBytes(path string, data []byte, maxLine int) (map[string]int, error) {
+	if isZstdMagic(data[:min(4, len(data))]) || len(data) > maxLine {
+		return scanReplacementsIn(path, bytes.NewReader(data), int64(len(data)), maxLine)
+	}
+	ls := newBytesSource(data, maxLine)
+	first, _, err := ls.next()
+	if err != nil {
+		return nil, err
+	}
+	probe := &reader{file: path, noticeN: map[string]int{}}
+	if err := probe.header(first); err != nil {
+		return nil, err
+	}
+	return scanViews(probe.format, ls), nil
+}
+
 // prepassSplitBytes is the size from which the prepass runs in two halves.
 const prepassSplitBytes = 16 << 20
 
 // lineBoundary is the offset just past the first newline at or after from
 // (false when there is none within a record's length).
-func lineBoundary(f *os.File, from, size int64, maxLine int) (int64, bool) {
+func lineBoundary(f io.ReaderAt, from, size int64, maxLine int) (int64, bool) {
 	buf := make([]byte, 64<<10)
 	for off := from; off < size && off-from <= int64(maxLine); {
 		n, err := f.ReadAt(buf, off)

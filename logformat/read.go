@@ -2,6 +2,7 @@ package logformat
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -54,11 +55,20 @@ func (o Options) maxLine() int {
 	return DefaultMaxRecordBytes
 }
 
-func (o Options) jobs() int {
-	if o.Jobs > 0 {
-		return o.Jobs
+func (o Options) jobs() int { return Jobs(o.Jobs) }
+
+// MaxJobs bounds every worker count: decoding and verifying are bound by
+// the CPU, so more workers than a few per core add nothing but memory (a
+// million asked for took 2.8 GB to verify seven calls).
+func MaxJobs() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// Jobs is a --jobs value as a worker count: 0 or less is GOMAXPROCS, and
+// never more than MaxJobs.
+func Jobs(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
 	}
-	return runtime.GOMAXPROCS(0)
+	return min(n, MaxJobs())
 }
 
 // ReadCalls streams the calls of one log (a path, or "-" for stdin) to fn in
@@ -71,18 +81,17 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 	if path == "-" {
 		return ReadCallsFrom("-", os.Stdin, opts, fn)
 	}
-	f, err := os.Open(path)
+	if data, ok := readSmallFile(path, smallFileBytes); ok {
+		return readCallsBytes(path, data, opts, fn)
+	}
+	f, st, err := openRegular(path, "")
 	if err != nil {
-		return &Summary{File: path}, &Error{File: path, Msg: openMsg(err)}
+		if st != nil && st.IsDir() {
+			err = dirError(path)
+		}
+		return &Summary{File: path}, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return &Summary{File: path}, &Error{File: path, Msg: err.Error()}
-	}
-	if st.IsDir() {
-		return &Summary{File: path}, &Error{File: path, Msg: "is a directory (use ExpandPaths)"}
-	}
 	rd := newReader(path, opts, fn)
 	if !opts.NoSidecar {
 		side, err := openSidecar(path, opts.maxLine(), rd.notice)
@@ -93,12 +102,57 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 		defer side.close()
 	}
 	if !opts.NoViewPrepass && st.Mode().IsRegular() {
-		views, err := scanReplacements(path, opts.maxLine())
+		// The prepass reads the same open file by offset: no second open.
+		views, err := scanReplacementsIn(path, f, st.Size(), opts.maxLine())
 		if err == nil {
 			rd.views = views
 		}
 	}
 	err = rd.run(f, st.Size())
+	return &rd.sum, err
+}
+
+// smallFileBytes is the size up to which a regular file is read whole, in
+// one read, and its lines decoded in place: for a small log, opening and
+// reading it are most of the work, so it is done once.
+var smallFileBytes int64 = 256 << 10
+
+// ReadSmallCalls is ReadCalls for a regular file small enough to be read
+// whole (SmallLogBytes); for any other path it reads nothing and returns
+// ok false.
+func ReadSmallCalls(path string, opts Options, fn func(*Call) error) (sum *Summary, err error, ok bool) {
+	if path == "-" {
+		return nil, nil, false
+	}
+	data, ok := readSmallFile(path, smallFileBytes)
+	if !ok {
+		return nil, nil, false
+	}
+	sum, err = readCallsBytes(path, data, opts, fn)
+	return sum, err, true
+}
+
+// SmallLogBytes is the size up to which ReadSmallCalls reads a log.
+func SmallLogBytes() int64 { return smallFileBytes }
+
+// readCallsBytes is ReadCalls for a log read whole.
+func readCallsBytes(path string, data []byte, opts Options, fn func(*Call) error) (*Summary, error) {
+	rd := newReader(path, opts, fn)
+	if !opts.NoSidecar {
+		side, err := openSidecar(path, opts.maxLine(), rd.notice)
+		if err != nil {
+			return &rd.sum, err
+		}
+		rd.side = side
+		defer side.close()
+	}
+	if !opts.NoViewPrepass {
+		views, err := scanReplacementsBytes(path, data, opts.maxLine())
+		if err == nil {
+			rd.views = views
+		}
+	}
+	err := rd.runBytes(data)
 	return &rd.sum, err
 }
 
@@ -112,6 +166,20 @@ func ReadCallsFrom(name string, r io.Reader, opts Options, fn func(*Call) error)
 	}
 	err := rd.run(r, size)
 	return &rd.sum, err
+}
+
+// dirError is the error of reading a directory as a log: unreadable when
+// it cannot be listed (a walk reports such a directory among the logs).
+func dirError(path string) error {
+	d, err := os.Open(path)
+	if err == nil {
+		_, err = d.Readdirnames(1)
+		d.Close()
+		if err == nil || err == io.EOF {
+			return &Error{File: path, Msg: "is a directory (use ExpandPaths)"}
+		}
+	}
+	return &Error{File: path, Kind: Unreadable, Msg: "cannot read directory: " + openMsg(err)}
 }
 
 func openMsg(err error) string {
@@ -133,6 +201,7 @@ func asSourceError(err error, se **sourceError) bool { return errors.As(err, se)
 // reader is the state of reading one log.
 type reader struct {
 	file string
+	host string // the host the latest request header names
 	opts Options
 	fn   func(*Call) error
 	sum  Summary
@@ -142,6 +211,7 @@ type reader struct {
 	decided   bool // projected decided by the first event record
 	count     int64
 	committed int64
+	turnEnded bool // a good record ended a turn
 	issue     *issue
 	noticeN   map[string]int
 
@@ -200,7 +270,7 @@ func (rd *reader) errorf(line int, format string, args ...any) *Error {
 
 // run reads the whole stream.
 func (rd *reader) run(in io.Reader, size int64) error {
-	br := bufio.NewReaderSize(in, 1<<16)
+	br := bufio.NewReaderSize(in, peekBufSize(size))
 	magic, _ := br.Peek(4)
 	var src io.Reader = br
 	var zs *zstdSource
@@ -217,7 +287,21 @@ func (rd *reader) run(in io.Reader, size int64) error {
 	// The first buffer only serves line 1; batches bring their own.
 	ls := newLineSource(src, zs, min(readBufSize(size, zs != nil), 64<<10), rd.opts.maxLine())
 	rd.batchBytes = min(readBufSize(size, zs != nil), 512<<10)
+	return rd.runLines(ls, zs, size)
+}
 
+// runBytes reads a log held whole in memory: its lines are decoded where
+// they lie, in this goroutine.
+func (rd *reader) runBytes(data []byte) error {
+	if isZstdMagic(data[:min(4, len(data))]) || len(data) > rd.opts.maxLine() {
+		return rd.run(bytes.NewReader(data), int64(len(data)))
+	}
+	rd.batchBytes = len(data) + 1
+	return rd.runLines(newBytesSource(data, rd.opts.maxLine()), nil, int64(len(data)))
+}
+
+// runLines reads the header and then every record of ls.
+func (rd *reader) runLines(ls *lineSource, zs *zstdSource, size int64) error {
 	// Line 1: the header, or the first line of a wrapped event stream.
 	first, end, err := ls.next()
 	if err != nil {
@@ -245,7 +329,13 @@ func (rd *reader) run(in io.Reader, size int64) error {
 		}
 	}
 
-	err = rd.pipeline(ls)
+	if size >= 0 && size < int64(rd.batchBytes) {
+		// One batch holds the whole log: decoding it in this goroutine
+		// beats starting the pipeline's for a small file.
+		err = rd.sequential(ls)
+	} else {
+		err = rd.pipeline(ls)
+	}
 	if err == nil && rd.stopErr == nil {
 		err = rd.finish(ls, zs)
 	}
@@ -258,7 +348,12 @@ func (rd *reader) run(in io.Reader, size int64) error {
 func (rd *reader) sourceErr(err error) error {
 	var se *sourceError
 	if errors.As(err, &se) {
-		return rd.errorf(se.Line, "%v", se.Err)
+		e := rd.errorf(se.Line, "%v", se.Err)
+		var zw *zstdWindowError
+		if errors.As(se.Err, &zw) {
+			e.Kind = ZstdWindowTooLarge
+		}
+		return e
 	}
 	return rd.errorf(0, "%v", err)
 }
@@ -344,12 +439,26 @@ func (rd *reader) pipeline(ls *lineSource) error {
 	order := make(chan *batch, inflight)
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for b := range work {
+			if cap(b.recs) < len(b.lines) {
+				b.recs = make([]record, len(b.lines))
+			}
+			b.recs = b.recs[:len(b.lines)]
+			for i, l := range b.lines {
+				decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
+			}
+			close(b.done)
+		}
+	}
 
 	wg.Add(1)
 	go func() { // producer
 		defer wg.Done()
 		defer close(work)
 		defer close(order)
+		started := 0
 		for {
 			var b *batch
 			select {
@@ -359,6 +468,12 @@ func (rd *reader) pipeline(ls *lineSource) error {
 			}
 			ls.fillBatch(b, batchBytes)
 			b.done = make(chan struct{})
+			// A worker per batch up to jobs: a small log starts few.
+			if started < jobs {
+				started++
+				wg.Add(1)
+				go worker()
+			}
 			work <- b
 			order <- b
 			if b.last {
@@ -366,22 +481,6 @@ func (rd *reader) pipeline(ls *lineSource) error {
 			}
 		}
 	}()
-	for i := 0; i < jobs; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range work {
-				if cap(b.recs) < len(b.lines) {
-					b.recs = make([]record, len(b.lines))
-				}
-				b.recs = b.recs[:len(b.lines)]
-				for i, l := range b.lines {
-					decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
-				}
-				close(b.done)
-			}
-		}()
-	}
 
 	var err error
 	for b := range order {
@@ -414,6 +513,51 @@ func (rd *reader) pipeline(ls *lineSource) error {
 	}
 	wg.Wait()
 	return err
+}
+
+// sequential is pipeline without its goroutines: the same batches, decoded
+// and applied in order.
+func (rd *reader) sequential(ls *lineSource) error {
+	b := &batch{}
+	for {
+		if ls.inMemory() {
+			ls.takeRest(b)
+		} else {
+			ls.fillBatch(b, rd.batchBytes)
+		}
+		if cap(b.recs) < len(b.lines) {
+			b.recs = make([]record, len(b.lines))
+		}
+		b.recs = b.recs[:len(b.lines)]
+		for i, l := range b.lines {
+			decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
+		}
+		for i := range b.recs {
+			l := b.lines[i]
+			if err := rd.apply(&b.recs[i], b.firstLine+i, l.endOff); err != nil {
+				return err
+			}
+			if rd.stopErr != nil {
+				return rd.stopErr
+			}
+		}
+		if b.err != nil {
+			return rd.sourceErr(b.err)
+		}
+		clear(b.recs)
+		if b.last {
+			return nil
+		}
+	}
+}
+
+// peekBufSize sizes the reader that peeks at the zstd magic: a small file
+// does not need 64 KB cleared for it.
+func peekBufSize(size int64) int {
+	if size >= 0 && size < 1<<16 {
+		return max(int(size), 16)
+	}
+	return 1 << 16
 }
 
 // apply handles one record in log order: upstream's scanner rules first
@@ -468,6 +612,7 @@ func (rd *reader) apply(rec *record, line int, end int64) error {
 	rd.count += int64(rec.n)
 	rd.sum.Events += rec.n
 	rd.committed = end
+	rd.turnEnded = rd.turnEnded || rec.turnEnd
 	if rec.toolChunk != "" {
 		rd.streamedCall(rec.toolChunk, line)
 	}
@@ -487,6 +632,17 @@ func (rd *reader) corrupt(turnEndLine int) error {
 // finish handles the end of input: the torn tail, then every call still
 // open is delivered (interrupted when it has no result).
 func (rd *reader) finish(ls *lineSource, zs *zstdSource) error {
+	if ls.firstLines > 0 {
+		what := fmt.Sprintf("the first zstd frame holds the header and %d more line", ls.firstLines-1)
+		if ls.firstLines > 2 {
+			what += "s"
+		}
+		if ls.frames == 1 && !zs.Torn {
+			what = "the whole log is one zstd frame (as `zstd FILE` makes it)"
+		}
+		rd.notice(Notice{Line: 1, Kind: ZstdFraming, Msg: "not upstream's framing: " + what +
+			"; upstream writes the header alone in the first frame, then one frame per append batch. Read anyway"})
+	}
 	frag := ls.Fragment()
 	torn := zs != nil && zs.Torn
 	if rd.issue != nil || len(frag) > 0 || torn {
@@ -504,7 +660,11 @@ func (rd *reader) finish(ls *lineSource, zs *zstdSource) error {
 			n.Line = ls.line
 			why = "the last zstd frame is incomplete"
 		}
-		n.Msg = fmt.Sprintf("torn tail after the last turn/end: %s; the good part ends at byte %d", why, rd.committed)
+		where := "after the last turn/end"
+		if !rd.turnEnded {
+			where = "(no turn/end before it)"
+		}
+		n.Msg = fmt.Sprintf("torn tail %s: %s; the good part ends at byte %d", where, why, rd.committed)
 		if torn {
 			n.Msg += fmt.Sprintf(" of the decoded text (the torn zstd frame starts at compressed byte %d)", zs.TornAt)
 		}

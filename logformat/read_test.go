@@ -5,11 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/dsh-replay/dsh-replay/internal/benchgen"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
@@ -272,7 +274,7 @@ func TestZstdFrameRules(t *testing.T) {
 		line int
 		msg  string
 	}{
-		{"header-frame-too-long", frames(t, header+lines[1], strings.Join(lines[2:11], "")), 1, "first frame is not exactly one header line"},
+		{"header-frame-torn-header", frames(t, header[:10], header[10:]+body), 1, "the first frame ends inside the header line"},
 		{"frame-ends-mid-record", frames(t, header, body[:100], body[100:]), 3, "complete frame contains a torn JSONL record"},
 		{"first-frame-torn", frames(t, header)[:10], 1, "header-less"},
 		{"bad-magic-after-frames", append(frames(t, header, body), 1, 2, 3, 4, 5, 6), 12, "invalid frame magic"},
@@ -368,6 +370,89 @@ func TestJobsAgree(t *testing.T) {
 		}
 		if out[0] != out[1] {
 			t.Errorf("%s: output depends on Jobs", name)
+		}
+	}
+}
+
+// TestHostDetection: the default identity line of a request header's system
+// prompt names the host; a log without one leaves it unknown.
+func TestHostDetection(t *testing.T) {
+	for _, c := range []struct{ path, want string }{
+		{"../testdata/recorded/dsh/todo/session.jsonl", "dsh"},
+		{"../testdata/recorded/lasmex/todo/session.jsonl", "lasmex"},
+		{"../testdata/example/session.jsonl", ""},
+	} {
+		calls, s, err := readAll(t, c.path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Host != c.want || len(calls) == 0 || calls[0].Host != c.want {
+			t.Errorf("%s: summary host %q, call host %q; want %q", c.path, s.Host, calls[0].Host, c.want)
+		}
+	}
+	for _, c := range []struct{ raw, want string }{
+		{`{"header":{"system":"You are an AI agent powered by DeepSeek Harness.\n\nUse"}}`, "dsh"},
+		{`{"header":{"system":"You are an AI agent powered by LasmeX."}}`, "lasmex"},
+		{`{"header":{"system":"{{system}}"}}`, ""},
+	} {
+		if got := HostOfSystemPrompt([]byte(c.raw)); got != c.want {
+			t.Errorf("HostOfSystemPrompt(%s) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}
+
+// Decoding workers are started per batch up to Jobs, never by the flag
+// alone: a 4 MB log (about eight 512 KB batches) with a huge Jobs starts
+// at most one per batch.
+func TestReadWorkersBounded(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
+	var log bytes.Buffer
+	if _, err := benchgen.Generate(&log, benchgen.Options{Bytes: 4 << 20, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "big.jsonl")
+	os.WriteFile(p, log.Bytes(), 0o644)
+	batches := log.Len()/(512<<10) + 1
+	base, peak := runtime.NumGoroutine(), 0
+	_, err := ReadCalls(p, Options{Jobs: 1_000_000, NoViewPrepass: true, NoSidecar: true}, func(*Call) error {
+		peak = max(peak, runtime.NumGoroutine()-base)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Batches end on line boundaries, so there may be a few more than the
+	// size says; the bound is the work, far from the flag.
+	if peak == 0 || peak > 2*batches+2 {
+		t.Errorf("%d goroutines reading about %d batches with Jobs 1e6 (want 1..%d)", peak, batches, 2*batches+2)
+	}
+}
+
+// The torn-tail notice says "after the last turn/end" only when a turn
+// ended before it.
+func TestTornTailWhere(t *testing.T) {
+	head := `{"type":"session","version":0,"id":"s","createdAt":0}` + "\n"
+	ended := `{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}` + "\n" + `{"type":"turn/end","seq":1,"time":0,"data":{"turn":1}}` + "\n"
+	for _, c := range []struct{ body, want string }{
+		{"{broken\n", "torn tail (no turn/end before it): unparsable record"},
+		{ended + "{broken\n", "torn tail after the last turn/end: unparsable record"},
+		{`{"type":"x"`, "torn tail (no turn/end before it): the last line has no newline (11 bytes)"},
+	} {
+		sum, err := ReadCallsFrom("t.jsonl", strings.NewReader(head+c.body), Options{}, func(*Call) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, n := range sum.Notices {
+			if n.Kind == "torn-tail" {
+				found = strings.HasPrefix(n.Msg, c.want)
+				if !found {
+					t.Errorf("%q: %s", c.body, n.Msg)
+				}
+			}
+		}
+		if !found && !t.Failed() {
+			t.Errorf("%q: no torn-tail notice in %+v", c.body, sum.Notices)
 		}
 	}
 }

@@ -5,13 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
-	"sync/atomic"
-	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -613,82 +608,4 @@ func rewriteZstd(name string, data []byte, es []Edit) ([]byte, error) {
 		return nil, &Error{File: name, Line: es[done].Line, Msg: "rewrite: no complete record on this line (past the end, or in a torn final frame)"}
 	}
 	return out, nil
-}
-
-// CrashHookEnv names the test hook that makes WriteFileAtomic exit the
-// process after the temporary file is written and synced, before the rename:
-// crash-safety tests set it in a re-executed test binary.
-const CrashHookEnv = "DSH_REPLAY_TEST_CRASH_BEFORE_RENAME"
-
-// crashWrites counts WriteFileAtomic calls for the crash hook: a value N
-// (a number) crashes the Nth write, any other value the first.
-var crashWrites atomic.Int64
-
-func crashNow(v string) bool {
-	n := crashWrites.Add(1)
-	if want, err := strconv.Atoi(v); err == nil && want > 0 {
-		return n == int64(want)
-	}
-	return true
-}
-
-// CrashHookExit is the exit code of the crash hook.
-const CrashHookExit = 86
-
-// TempPrefix starts the name of every temporary file WriteFileAtomic makes,
-// so that one left behind by a crash can be recognised.
-const TempPrefix = ".dsh-replay-tmp-"
-
-// WriteFileAtomic replaces path with data: a temporary file in the same
-// directory is written, synced and renamed over path, then the directory is
-// synced. A reader sees the old file or the new one, never a mix; a crash
-// leaves the old file in place. The mode of an existing file is kept.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(path); err == nil {
-		perm = st.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, TempPrefix+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if v := os.Getenv(CrashHookEnv); v != "" && crashNow(v) {
-		os.Exit(CrashHookExit)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	// Some file systems cannot sync a directory; the rename is done anyway.
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
-		return err
-	}
-	return nil
 }

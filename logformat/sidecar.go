@@ -55,16 +55,15 @@ func openSidecar(logPath string, maxLine int, notice func(Notice)) (*sidecar, er
 	if path == logPath {
 		return nil, nil
 	}
-	f, err := os.Open(path)
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return nil, nil
+	}
+	f, st, err := openRegular(path, "cannot open values sidecar: ")
 	if err != nil {
-		if os.IsNotExist(err) {
+		if st != nil && st.IsDir() {
 			return nil, nil
 		}
-		return nil, &Error{File: path, Msg: "cannot open values sidecar: " + err.Error()}
-	}
-	if st, err := f.Stat(); err != nil || st.IsDir() {
-		f.Close()
-		return nil, nil
+		return nil, err
 	}
 	s := &sidecar{path: path, f: f, index: map[string]sideEntry{}}
 	ls := newLineSource(f, nil, 1<<16, maxLine)

@@ -77,26 +77,33 @@ func MatchGlob(pattern, rel string) bool {
 	return matchSegs(strings.Split(pattern, "/"), strings.Split(rel, "/"))
 }
 
+// matchSegs matches segment by segment from the end, keeping for each
+// name suffix whether the pattern suffix matches it: time linear in the
+// product of the lengths, where backtracking over "**" was exponential.
 func matchSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			rest := pat[1:]
-			for i := 0; i <= len(name); i++ {
-				if matchSegs(rest, name[i:]) {
-					return true
-				}
+	next := make([]bool, len(name)+1) // pat[i+1:] matches name[j:]
+	next[len(name)] = true
+	cur := make([]bool, len(name)+1)
+	for i := len(pat) - 1; i >= 0; i-- {
+		if pat[i] == "**" {
+			found := false
+			for j := len(name); j >= 0; j-- {
+				found = found || next[j]
+				cur[j] = found
 			}
-			return false
+		} else {
+			cur[len(name)] = false
+			for j := len(name) - 1; j >= 0; j-- {
+				ok := false
+				if next[j+1] {
+					ok, _ = path.Match(pat[i], name[j])
+				}
+				cur[j] = ok
+			}
 		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
+		next, cur = cur, next
 	}
-	return len(name) == 0
+	return next[0]
 }
 
 // Inputs is the expansion of command-line arguments.
@@ -105,15 +112,35 @@ type Inputs struct {
 	Paths []string
 	// Walked marks the paths found in a directory (not named explicitly).
 	Walked map[string]bool
+	// Errs are walked paths known bad without opening them: a directory or
+	// link that could not be read (Kind Unreadable), a FIFO, device or
+	// socket named like a log (Kind NotASessionLog: skipped with a notice).
+	// They are in Paths, so each is reported in its place.
+	Errs map[string]*Error
 }
+
+// walkFS is what a directory walk asks of the file system (tests and the
+// fuzz target stand in for it).
+type walkFS struct {
+	stat    func(string) (fs.FileInfo, error)
+	readDir func(string) ([]fs.DirEntry, error)
+}
+
+var osFS = walkFS{stat: os.Stat, readDir: os.ReadDir}
 
 // Expand turns command-line arguments (files, directories searched
 // recursively for *.jsonl and *.jsonl.zstd, "-") into the logs to read.
 // Values sidecars (*.values.jsonl) and card goldens found in directories are
-// not logs. A missing path, or a directory with no log that passes the
-// filter, is an *Error.
+// not logs. Symbolic links to files are followed, links to directories are
+// not. A missing path, a named file that is not a regular file, or a
+// directory with no log that passes the filter, is an *Error; what a walk
+// cannot read is in Inputs.Errs and does not stop it.
 func Expand(args []string, filter PathFilter) (Inputs, error) {
-	in := Inputs{Walked: map[string]bool{}}
+	return expand(args, filter, osFS)
+}
+
+func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
+	in := Inputs{Walked: map[string]bool{}, Errs: map[string]*Error{}}
 	seen := map[string]bool{}
 	add := func(p string, walked bool) {
 		if !seen[p] {
@@ -130,54 +157,101 @@ func Expand(args []string, filter PathFilter) (Inputs, error) {
 			add(a, false)
 			continue
 		}
-		st, err := os.Stat(a)
+		st, err := fsys.stat(a)
 		if err != nil {
 			return Inputs{}, &Error{File: a, Msg: openMsg(err)}
 		}
 		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				return Inputs{}, notRegular(a, "", st.Mode())
+			}
 			add(a, false)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return &Error{File: p, Msg: openMsg(err)}
-			}
-			if d.IsDir() {
-				return nil
-			}
-			name := d.Name()
-			if IsSidecar(name) {
-				return nil
-			}
-			if !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".jsonl.zstd") {
-				return nil
-			}
-			if filtered {
-				rel, err := filepath.Rel(a, p)
-				if err != nil || !filter.Keep(rel) {
-					return nil
-				}
-			}
-			found = append(found, p)
-			return nil
-		})
-		if err != nil {
-			return Inputs{}, err
-		}
-		if len(found) == 0 {
+		w := walker{root: a, filter: filter, filtered: filtered, fs: fsys, errs: map[string]*Error{}}
+		w.dir(a)
+		if len(w.found) == 0 {
 			msg := "directory holds no session logs (*.jsonl, *.jsonl.zstd)"
 			if filtered {
 				msg = "directory holds no session logs (*.jsonl, *.jsonl.zstd) that pass --include/--exclude"
 			}
 			return Inputs{}, &Error{File: a, Msg: msg}
 		}
-		sort.Strings(found)
-		for _, p := range found {
+		sort.Strings(w.found)
+		for _, p := range w.found {
+			if e := w.errs[p]; e != nil && !seen[p] {
+				in.Errs[p] = e
+			}
 			add(p, true)
 		}
 	}
 	return in, nil
+}
+
+// walker collects the logs under one directory argument.
+type walker struct {
+	root     string
+	filter   PathFilter
+	filtered bool
+	fs       walkFS
+	found    []string
+	errs     map[string]*Error
+}
+
+func (w *walker) bad(p, kind, msg string) {
+	w.found = append(w.found, p)
+	w.errs[p] = &Error{File: p, Kind: kind, Msg: msg}
+}
+
+func (w *walker) rel(p string) string {
+	rel, err := filepath.Rel(w.root, p)
+	if err != nil {
+		return p
+	}
+	return rel
+}
+
+func (w *walker) dir(dir string) {
+	ents, err := w.fs.readDir(dir)
+	if err != nil {
+		// Reported in its place unless --exclude names the directory
+		// (whatever --include says: what it holds is unknown).
+		if dir == w.root || !matchAny(w.filter.Exclude, filepath.ToSlash(w.rel(dir))) {
+			w.bad(dir, Unreadable, "cannot read directory: "+openMsg(err))
+		}
+		// os.ReadDir returns what it read before the error: walk that too.
+	}
+	for _, d := range ents {
+		p := filepath.Join(dir, d.Name())
+		typ := d.Type()
+		if typ.IsDir() {
+			w.dir(p)
+			continue
+		}
+		name := d.Name()
+		if IsSidecar(name) || !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".jsonl.zstd") {
+			continue
+		}
+		if w.filtered && !w.filter.Keep(w.rel(p)) {
+			continue
+		}
+		if typ&fs.ModeSymlink != 0 {
+			st, err := w.fs.stat(p)
+			if err != nil {
+				w.bad(p, Unreadable, "cannot follow link: "+openMsg(err))
+				continue
+			}
+			if st.IsDir() {
+				continue // links to directories are not followed (no loops)
+			}
+			typ = st.Mode().Type()
+		}
+		if !typ.IsRegular() {
+			w.bad(p, NotASessionLog, FileKind(typ)+", not a regular file (not opened)")
+			continue
+		}
+		w.found = append(w.found, p)
+	}
 }
 
 // ExpandPaths is Expand without a filter, returning the paths only.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -28,6 +30,76 @@ func isZstdMagic(b []byte) bool {
 // byte of each complete frame.
 var errFrameEnd = errors.New("end of zstd frame")
 
+// MaxZstdWindow is the largest zstd window (the history a frame's decoder
+// must keep; for a single-segment frame, its whole content) the reader
+// accepts: the decoder holds it in memory. 512 MiB covers every level and
+// --long up to 29; larger windows (zstd --long=30 and 31 on a stream) are
+// refused by name, not as corruption.
+const MaxZstdWindow = 512 << 20
+
+// largeWindow is the window from which a frame's history is budgeted on
+// top of the reader's usual memory (see reserveMemory).
+const largeWindow = 8 << 20
+
+// ZstdFraming is the Notice kind of a .jsonl.zstd log whose first frame
+// holds more than the header line (compressed by hand, not by upstream).
+const ZstdFraming = "zstd-framing"
+
+// ZstdWindowTooLarge is the Error kind of a log whose zstd window is
+// larger than MaxZstdWindow: valid, but not read.
+const ZstdWindowTooLarge = "zstd-window"
+
+// zstdWindowError is a frame whose window is larger than MaxZstdWindow.
+type zstdWindowError struct {
+	Offset int64 // compressed byte offset of the frame
+	Window uint64
+}
+
+func (e *zstdWindowError) Error() string {
+	return fmt.Sprintf("the zstd frame at compressed byte %d needs a window of %s, larger than %d MiB, the most this reader holds in memory (decompress it first, e.g. zstd -dc --long=31 FILE | dsh-replay verify -)",
+		e.Offset, mib(e.Window), MaxZstdWindow>>20)
+}
+
+func mib(n uint64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// frameWindow reads the window a frame header declares (for a
+// single-segment frame, its content size). ok is false when b is too short
+// to tell or holds no frame header.
+func frameWindow(b []byte) (window uint64, ok bool) {
+	if len(b) < 5 || binary.LittleEndian.Uint32(b) != zstdMagic {
+		return 0, false
+	}
+	d := b[4]
+	if d&0x20 == 0 {
+		if len(b) < 6 {
+			return 0, false
+		}
+		exp, mant := uint64(b[5]>>3), uint64(b[5]&7)
+		base := uint64(1) << (10 + exp)
+		return base + base/8*mant, true
+	}
+	at := 5 + [4]int{0, 1, 2, 4}[d&3]
+	size := [4]int{1, 2, 4, 8}[d>>6]
+	if len(b) < at+size {
+		return 0, false
+	}
+	f := b[at : at+size]
+	switch size {
+	case 1:
+		return uint64(f[0]), true
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(f)) + 256, true
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(f)), true
+	}
+	return binary.LittleEndian.Uint64(f), true
+}
+
 // zstdCorrupt is a structural or checksum failure in a complete frame.
 type zstdCorrupt struct {
 	Offset int64 // compressed byte offset
@@ -49,7 +121,8 @@ type frameWalker struct {
 	phase    int   // what comes after the unit
 	checksum bool
 	torn     bool
-	err      error // corruption found while walking
+	err      error  // corruption found while walking
+	window   uint64 // the current frame's window, when its header was whole
 }
 
 const (
@@ -73,6 +146,16 @@ func (w *frameWalker) begin() (ok bool, err error) {
 	}
 	w.phase = phaseHeader
 	w.unit = 0
+	w.window = 0
+	if b, _ := w.br.Peek(18); len(b) > 0 {
+		if win, ok := frameWindow(b); ok {
+			w.window = win
+			if win > MaxZstdWindow {
+				w.err = &zstdWindowError{Offset: w.off, Window: win}
+				return false, w.err
+			}
+		}
+	}
 	return true, nil
 }
 
@@ -194,10 +277,12 @@ type zstdSource struct {
 	// pendingEnd: a frame ended together with its last plaintext bytes; the
 	// frame end is reported on the next call.
 	pendingEnd bool
+	pd         *pooledDecoder
+	large      bool // a frame had a large window
 }
 
 func newZstdSource(r io.Reader) (*zstdSource, error) {
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false))
+	pd, err := getDecoder()
 	if err != nil {
 		return nil, err
 	}
@@ -205,11 +290,110 @@ func newZstdSource(r io.Reader) (*zstdSource, error) {
 	if !ok || br.Size() < 1<<16 {
 		br = bufio.NewReaderSize(r, 1<<20)
 	}
-	return &zstdSource{w: frameWalker{br: br}, dec: dec}, nil
+	return &zstdSource{w: frameWalker{br: br}, dec: pd.dec, pd: pd}, nil
 }
 
-// Close releases the decoder.
-func (s *zstdSource) Close() { s.dec.Close() }
+// Close hands the decoder back for reuse.
+func (s *zstdSource) Close() {
+	if s.pd != nil {
+		putDecoder(s.pd, s.large)
+		s.pd, s.dec = nil, nil
+	}
+}
+
+// budget makes room for a frame's history (see pooledDecoder).
+func (s *zstdSource) budget(window uint64) {
+	if window < largeWindow {
+		return
+	}
+	s.large = true
+	need := int64(window) + 2<<20
+	s.pd.ring = max(s.pd.ring, need)
+	if need > s.pd.reserved {
+		if s.pd.release != nil {
+			s.pd.release()
+		}
+		s.pd.reserved, s.pd.release = 0, nil
+		if release := reserveMemory(need); release != nil {
+			s.pd.reserved, s.pd.release = need, release
+		}
+	}
+}
+
+// Decoders are reused. A decoder keeps the history ring of the largest
+// window it has decoded (allocated and zeroed once: 128 MiB for
+// --long=27), and that memory is budgeted for as long as the decoder
+// lives. A log's main pass reuses its prepass's decoder; once a log
+// without a large window is done, idle large decoders are dropped, so a
+// run does not keep a big ring for the logs after the one that needed it.
+type pooledDecoder struct {
+	dec      *zstd.Decoder
+	ring     int64  // the history it holds, when a large window made it
+	reserved int64  // of which budgeted under the memory limit
+	release  func() // gives that back
+}
+
+var decoderPool struct {
+	sync.Mutex
+	free []*pooledDecoder
+}
+
+func getDecoder() (*pooledDecoder, error) {
+	p := &decoderPool
+	p.Lock()
+	if n := len(p.free); n > 0 {
+		// The largest ring first: a main pass after its prepass.
+		best := 0
+		for i, d := range p.free {
+			if d.ring > p.free[best].ring {
+				best = i
+			}
+		}
+		d := p.free[best]
+		p.free = append(p.free[:best], p.free[best+1:]...)
+		p.Unlock()
+		return d, nil
+	}
+	p.Unlock()
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false),
+		zstd.WithDecoderMaxWindow(MaxZstdWindow), zstd.WithDecoderMaxMemory(64<<30))
+	if err != nil {
+		return nil, err
+	}
+	return &pooledDecoder{dec: dec}, nil
+}
+
+func putDecoder(d *pooledDecoder, large bool) {
+	d.dec.Reset(nil) // drop the input
+	p := &decoderPool
+	p.Lock()
+	defer p.Unlock()
+	if !large {
+		kept := p.free[:0]
+		for _, f := range p.free {
+			if f.ring > 0 {
+				f.close()
+			} else {
+				kept = append(kept, f)
+			}
+		}
+		clear(p.free[len(kept):])
+		p.free = kept
+	}
+	if (!large && d.ring > 0) || len(p.free) >= runtime.GOMAXPROCS(0) {
+		d.close()
+		return
+	}
+	p.free = append(p.free, d)
+}
+
+func (d *pooledDecoder) close() {
+	d.dec.Close()
+	if d.release != nil {
+		d.release()
+		d.release = nil
+	}
+}
 
 func (s *zstdSource) Read(p []byte) (int, error) {
 	if s.pendingEnd {
@@ -228,6 +412,7 @@ func (s *zstdSource) Read(p []byte) (int, error) {
 			s.done = true
 			return 0, io.EOF
 		}
+		s.budget(s.w.window)
 		if err := s.dec.Reset(&s.w); err != nil {
 			return 0, err
 		}

@@ -2,6 +2,7 @@ package projector
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -14,7 +15,13 @@ import (
 type Config struct {
 	Plugins  jsonv.Value
 	Services jsonv.Value
+	// Host pins the harness whose tool definitions apply where the two hosts
+	// differ ("dsh", "lasmex"); "" lets each log say (logformat.Call.Host).
+	Host string
 }
+
+// Hosts are the values of Config.Host.
+var Hosts = []string{"dsh", "lasmex"}
 
 // Plugin is the option object of one plugin (undefined when not configured).
 func (c Config) Plugin(name string) jsonv.Value { return c.Plugins.Get(name) }
@@ -67,8 +74,12 @@ func ParseConfig(data []byte) (Config, error) {
 			if !m.Value.IsObject() {
 				return Config{}, fmt.Errorf("configuration %q must be an object", m.Key)
 			}
+		case "host":
+			if !m.Value.IsString() || (m.Value.Str() != "dsh" && m.Value.Str() != "lasmex") {
+				return Config{}, fmt.Errorf(`configuration "host" must be "dsh" or "lasmex", got %s`, jsonv.Short(m.Value, 40))
+			}
 		default:
-			return Config{}, fmt.Errorf("configuration has unknown key %q (want plugins, services)", m.Key)
+			return Config{}, fmt.Errorf("configuration has unknown key %q (want plugins, services, host)", m.Key)
 		}
 	}
 	plugins := jsonv.Obj()
@@ -76,17 +87,30 @@ func ParseConfig(data []byte) (Config, error) {
 		name := strings.TrimPrefix(strings.TrimPrefix(m.Key, "dsh-"), "lasmex-")
 		plugins = plugins.With(name, m.Value)
 	}
-	return Config{Plugins: plugins, Services: v.Get("services")}, nil
+	return Config{Plugins: plugins, Services: v.Get("services"), Host: v.Get("host").Str()}, nil
 }
 
-// LoadConfig reads --config FILE; an empty path is the shipped defaults.
+// MaxConfigBytes bounds --config: a real configuration is a few hundred
+// bytes, and /dev/zero or a runaway pipe must fail fast, not fill memory.
+const MaxConfigBytes = 1 << 20
+
+// LoadConfig reads --config FILE (a pipe too, as <(...) gives); an empty
+// path is the shipped defaults.
 func LoadConfig(path string) (Config, error) {
 	if path == "" {
 		return Config{}, nil
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return Config{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return Config{}, err
+	}
+	if len(data) > MaxConfigBytes {
+		return Config{}, fmt.Errorf("%s: larger than %d MiB: not a configuration", path, MaxConfigBytes>>20)
 	}
 	c, err := ParseConfig(data)
 	if err != nil {

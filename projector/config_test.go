@@ -22,7 +22,8 @@ func TestParseConfig(t *testing.T) {
 		{`{"services":{"shell":{"sandboxMode":"read-only"}}}`, `{}`, false},
 		{`[]`, `configuration must be a JSON object`, true},
 		{`{"plugins":[]}`, `configuration "plugins" must be an object`, true},
-		{`{"plugin":{}}`, `configuration has unknown key "plugin" (want plugins, services)`, true},
+		{`{"plugin":{}}`, `configuration has unknown key "plugin" (want plugins, services, host)`, true},
+		{`{"host":"other"}`, `configuration "host" must be "dsh" or "lasmex", got "other"`, true},
 		{`{"plugins":`, `unexpected`, true},
 	}
 	for _, c := range cases {
@@ -95,5 +96,31 @@ func TestLoadConfig(t *testing.T) {
 	}
 	if _, err := projector.LoadConfig(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Error("missing file accepted")
+	}
+}
+
+// --config is read with a bound: a file (or device, or pipe) larger than
+// MaxConfigBytes fails after reading just past it; one of exactly that
+// size is read.
+func TestLoadConfigBounded(t *testing.T) {
+	dir := t.TempDir()
+	exact := filepath.Join(dir, "exact.json")
+	body := `{"plugins":{"tool-fs-search":{"grepMaxMatches":3}}}`
+	os.WriteFile(exact, []byte(body+strings.Repeat(" ", projector.MaxConfigBytes-len(body))), 0o644)
+	if cfg, err := projector.LoadConfig(exact); err != nil || cfg.PluginInt("tool-fs-search", "grepMaxMatches", 0) != 3 {
+		t.Errorf("%d bytes: %v", projector.MaxConfigBytes, err)
+	}
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte(body+strings.Repeat(" ", projector.MaxConfigBytes+1-len(body))), 0o644)
+	if _, err := projector.LoadConfig(big); err == nil || err.Error() != big+": larger than 1 MiB: not a configuration" {
+		t.Errorf("%d bytes: %v", projector.MaxConfigBytes+1, err)
+	}
+	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
+		if _, err := os.Stat(dev); err != nil {
+			continue
+		}
+		if _, err := projector.LoadConfig(dev); err == nil || !strings.Contains(err.Error(), "larger than 1 MiB") {
+			t.Errorf("%s: %v", dev, err)
+		}
 	}
 }

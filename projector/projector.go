@@ -12,6 +12,7 @@ package projector
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -49,7 +50,11 @@ type Tool struct {
 	// Cards lists the cards the presenters can emit, for `dsh-replay tools`.
 	CallCards, ResultCards []string
 
-	compiled *compiledSchemas
+	// The schemas are compiled on first use (see schemas): a registry holds
+	// ~60 tools and a run touches a few.
+	once       sync.Once
+	compiled   *compiledSchemas
+	compileErr error
 }
 
 // Output is ToolOutputDefinition: schema, render and optional presentationMeta.

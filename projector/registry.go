@@ -20,6 +20,11 @@ type Registry struct {
 	Variants []Variant
 	tools    map[string]*Tool
 	matchers []Matcher
+	// hostTools are each host's own definitions of the tools the two hosts
+	// define differently, used for a log that names its host when the
+	// configuration does not pin one (Config.Host).
+	hostTools    map[string]map[string]*Tool
+	hostMatchers map[string][]Matcher
 
 	// dynamic caches matcher results (nil = no match) so a dynamic tool is
 	// compiled once and lookups are safe from parallel replay workers.
@@ -40,16 +45,15 @@ func NewRegistry(cfg Config, families ...Family) (*Registry, error) {
 	return r, nil
 }
 
-// Add registers one tool, compiling its schemas.
+// Add registers one tool. Its schemas are compiled on first use (or by
+// CheckSchemas), not here: building a registry is start-up cost of every
+// command.
 func (r *Registry) Add(t *Tool) error {
 	if t == nil || t.Name == "" {
 		return fmt.Errorf("tool without a name")
 	}
 	if _, dup := r.tools[t.Name]; dup {
 		return fmt.Errorf("tool %q registered twice", t.Name)
-	}
-	if err := t.compile(); err != nil {
-		return fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	r.tools[t.Name] = t
 	return nil
@@ -76,10 +80,8 @@ func (r *Registry) Lookup(name string) *Tool {
 	var found *Tool
 	for _, m := range r.matchers {
 		if t := m(name); t != nil {
-			if t.compiled == nil {
-				if err := t.compile(); err != nil {
-					continue
-				}
+			if t.SchemaErr() != nil {
+				continue
 			}
 			found = t
 			break
@@ -109,8 +111,9 @@ func (r *Registry) Replace(t *Tool) (bool, error) {
 	if t == nil || t.Name == "" {
 		return false, fmt.Errorf("tool without a name")
 	}
-	if err := t.compile(); err != nil {
-		return false, fmt.Errorf("tool %q: %w", t.Name, err)
+	// A plugin's definition is checked here, where the user can be told.
+	if err := t.SchemaErr(); err != nil {
+		return false, err
 	}
 	_, had := r.tools[t.Name]
 	if !had && len(r.matchers) > 0 {
@@ -122,8 +125,91 @@ func (r *Registry) Replace(t *Tool) (bool, error) {
 		}
 	}
 	r.tools[t.Name] = t
+	for _, m := range r.hostTools {
+		delete(m, t.Name) // a plugin's definition is the deployment's, whatever the host
+	}
 	r.mu.Lock()
 	delete(r.dynamic, t.Name)
 	r.mu.Unlock()
 	return had, nil
+}
+
+// AddHostTool registers host's own definition of a tool whose definition
+// differs between the hosts (see LookupFor).
+func (r *Registry) AddHostTool(host string, t *Tool) error {
+	if r.hostTools == nil {
+		r.hostTools = map[string]map[string]*Tool{}
+	}
+	if r.hostTools[host] == nil {
+		r.hostTools[host] = map[string]*Tool{}
+	}
+	r.hostTools[host][t.Name] = t
+	return nil
+}
+
+// LookupFor is Lookup for a call from a log written by host ("" when the
+// log does not say): that host's own definition where the hosts differ,
+// unless the configuration pins the host.
+func (r *Registry) LookupFor(name, host string) *Tool {
+	if host != "" && r.Config.Host == "" {
+		if t := r.hostTools[host][name]; t != nil {
+			return t
+		}
+		if _, static := r.tools[name]; !static && len(r.hostMatchers[host]) > 0 {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			for _, m := range r.hostMatchers[host] {
+				if t := m(name); t != nil && t.SchemaErr() == nil {
+					return t
+				}
+			}
+		}
+	}
+	return r.Lookup(name)
+}
+
+// CheckSchemas compiles the schemas of every static, host and variant tool
+// and returns the first that cannot be compiled (the registry's own test of
+// its ports; commands compile only what they use).
+func (r *Registry) CheckSchemas() error {
+	check := func(m map[string]*Tool) error {
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if err := m[n].SchemaErr(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := check(r.tools); err != nil {
+		return err
+	}
+	hosts := make([]string, 0, len(r.hostTools))
+	for h := range r.hostTools {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	for _, h := range hosts {
+		if err := check(r.hostTools[h]); err != nil {
+			return fmt.Errorf("%s: %w", h, err)
+		}
+	}
+	for _, v := range r.Variants {
+		if err := check(v.Tools); err != nil {
+			return fmt.Errorf("variant %s: %w", v.Plugin, err)
+		}
+	}
+	return nil
+}
+
+// AddHostMatcher is AddMatcher for host's own definitions of dynamic names.
+func (r *Registry) AddHostMatcher(host string, m Matcher) {
+	if r.hostMatchers == nil {
+		r.hostMatchers = map[string][]Matcher{}
+	}
+	r.hostMatchers[host] = append(r.hostMatchers[host], m)
 }

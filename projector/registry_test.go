@@ -23,8 +23,31 @@ func TestRegistry(t *testing.T) {
 		t.Error("nameless tool accepted")
 	}
 	bad := &projector.Tool{Name: "bad", Output: &projector.Output{Schema: jsonv.MustParse(`{"type":"string","minLength":1}`)}}
-	if err := r.Add(bad); err == nil || !strings.Contains(err.Error(), "schema.minLength is not a supported keyword") {
-		t.Errorf("unsupported schema: %v", err)
+	// Schemas compile on first use: the error surfaces there, from every
+	// goroutine that gets there, and fails the value instead of passing it.
+	if err := r.Add(bad); err != nil {
+		t.Fatalf("Add compiles eagerly again: %v", err)
+	}
+	const want = `tool "bad": unsupported JSON schema: schema.minLength is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)`
+	var bwg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		bwg.Add(1)
+		go func() {
+			defer bwg.Done()
+			if vs := r.Lookup("bad").ValidateValue(jsonv.Str("x")); len(vs) != 1 || vs[0].Message != want {
+				t.Errorf("broken schema at first use: %v", vs)
+			}
+		}()
+	}
+	bwg.Wait()
+	if err := bad.SchemaErr(); err == nil || err.Error() != want {
+		t.Errorf("SchemaErr = %v", err)
+	}
+	if err := r.CheckSchemas(); err == nil || err.Error() != want {
+		t.Errorf("CheckSchemas = %v", err)
+	}
+	if _, err := r.Replace(&projector.Tool{Name: "bad2", Parameters: jsonv.MustParse(`{"type":"object","minProperties":1}`)}); err == nil || !strings.Contains(err.Error(), `tool "bad2": unsupported JSON schema`) {
+		t.Errorf("Replace of a broken plugin definition: %v", err)
 	}
 	calls := 0
 	r.AddMatcher(func(name string) *projector.Tool {
@@ -38,7 +61,7 @@ func TestRegistry(t *testing.T) {
 	for _, tl := range r.Tools() {
 		names = append(names, tl.Name)
 	}
-	if strings.Join(names, ",") != "a,b" {
+	if strings.Join(names, ",") != "a,b,bad" {
 		t.Errorf("Tools() = %v", names)
 	}
 	if r.Lookup("zzz") != nil || r.Lookup("a") == nil {

@@ -101,23 +101,29 @@ func (n *schemaNode) declares(key string) bool {
 }
 
 // compile prepares the parameter and output schemas for validation.
-func (t *Tool) compile() error {
+func (t *Tool) compile() (*compiledSchemas, error) {
 	c := &compiledSchemas{}
 	var err error
 	if t.Parameters.IsDefined() {
 		if c.params, err = buildSchema(t.Parameters); err != nil {
-			return err
+			return nil, err
 		}
 		c.paramsSchema = t.Parameters
 	}
 	if t.Output != nil && t.Output.Schema.IsDefined() {
 		if c.output, err = buildSchema(t.Output.Schema); err != nil {
-			return err
+			return nil, err
 		}
 		c.outSchema = t.Output.Schema
 	}
-	t.compiled = c
-	return nil
+	return c, nil
+}
+
+// SchemaErr compiles the tool's schemas if that has not happened yet and
+// reports why they cannot be used (nil: they can).
+func (t *Tool) SchemaErr() error {
+	_, err := t.schemas()
+	return err
 }
 
 // CompileSchema checks that schema is in upstream's supported subset and
@@ -327,8 +333,11 @@ func scalarMatches(typ string, v jsonv.Value) bool {
 // ValidateArgs checks arguments against the parameter schema (root label
 // "", printed "arguments"), as defineTool's soft validation does.
 func (t *Tool) ValidateArgs(args jsonv.Value) []Violation {
-	c := t.schemas()
-	if c == nil || c.params == nil {
+	c, err := t.schemas()
+	if err != nil {
+		return schemaViolation(err)
+	}
+	if c.params == nil {
 		return nil
 	}
 	return validate(c.params, c, true, args, "")
@@ -337,21 +346,33 @@ func (t *Tool) ValidateArgs(args jsonv.Value) []Violation {
 // ValidateValue checks a canonical value against the output schema (root
 // label "value").
 func (t *Tool) ValidateValue(value jsonv.Value) []Violation {
-	c := t.schemas()
-	if c == nil || c.output == nil {
+	c, err := t.schemas()
+	if err != nil {
+		return schemaViolation(err)
+	}
+	if c.output == nil {
 		return nil
 	}
 	return validate(c.output, c, false, value, "value")
 }
 
-// schemas compiles lazily for tools used outside a registry (tests).
-func (t *Tool) schemas() *compiledSchemas {
-	if t.compiled == nil {
-		if err := t.compile(); err != nil {
-			return nil
+// schemas compiles the schemas once, on first use, whichever goroutine
+// gets there first.
+func (t *Tool) schemas() (*compiledSchemas, error) {
+	t.once.Do(func() {
+		t.compiled, t.compileErr = t.compile()
+		if t.compileErr != nil {
+			t.compileErr = fmt.Errorf("tool %q: %w", t.Name, t.compileErr)
 		}
-	}
-	return t.compiled
+	})
+	return t.compiled, t.compileErr
+}
+
+// schemaViolation reports a schema that cannot be compiled as a violation
+// of the value, so a broken definition fails the calls that use it instead
+// of passing them unchecked.
+func schemaViolation(err error) []Violation {
+	return []Violation{{Message: err.Error()}}
 }
 
 // useKaptinlin selects kaptinlin plus the lossless rule as a first verdict;

@@ -12,7 +12,7 @@ type Variant struct {
 	Plugin string
 	// Selects says how: the --config change that would select it.
 	Selects string
-	// Tools are the variant's definitions by name (compiled).
+	// Tools are the variant's definitions by name.
 	Tools map[string]*Tool
 	// Fork marks the other host's definition of a tool (DSH's web_search
 	// beside LasmeX's): a log does not name its host, so a call whose
@@ -25,9 +25,9 @@ type Variant struct {
 // PresenterTool is the definition whose presenters draw a call of that
 // name with args: the registry's, or the other host's when only that one
 // accepts the arguments (see Variant.Fork); nil for an unknown tool.
-func (r *Registry) PresenterTool(name string, args jsonv.Value) *Tool {
-	t := r.Lookup(name)
-	if t == nil || len(t.Declines(args)) == 0 {
+func (r *Registry) PresenterTool(name, host string, args jsonv.Value) *Tool {
+	t := r.LookupFor(name, host)
+	if t == nil || len(t.Declines(args)) == 0 || host != "" {
 		return t
 	}
 	if alt := r.ForkFor(name, args); alt != nil {
@@ -79,16 +79,19 @@ func (c Config) WithPlugin(plugin string, opts jsonv.Value) Config {
 	if !p.IsObject() {
 		p = jsonv.Obj()
 	}
-	return Config{Plugins: p.With(plugin, opts), Services: c.Services}
+	return Config{Plugins: p.With(plugin, opts), Services: c.Services, Host: c.Host}
 }
 
-// NewVariant compiles the tools of a variant.
+// WithHost is the configuration with Host set.
+func (c Config) WithHost(host string) Config {
+	c.Host = host
+	return c
+}
+
+// NewVariant builds a variant; its tools' schemas compile on first use.
 func NewVariant(plugin, selects string, tools []*Tool) (Variant, error) {
 	v := Variant{Plugin: plugin, Selects: selects, Tools: map[string]*Tool{}}
 	for _, t := range tools {
-		if err := t.compile(); err != nil {
-			return Variant{}, err
-		}
 		v.Tools[t.Name] = t
 	}
 	return v, nil

@@ -5,28 +5,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
-// jsonComparer makes go-cmp compare jsonv values with JavaScript semantics:
-// numbers as doubles, key order ignored, strings exact, undefined ≠ null.
-var jsonComparer = cmp.Comparer(jsonv.Equal)
-
-// Same reports structural JSON equality. go-cmp decides every divergence
-// (its Diff text is never used: it is unstable by design). Equal values take
-// a fast path through the same comparer function: cmp.Equal checks a
-// comparer's symmetry on its first use in every call, in a new goroutine,
-// which would dominate the cost of a verified call.
+// Same reports structural JSON equality with JavaScript semantics: numbers
+// as doubles, key order ignored, strings exact, undefined ≠ null. Identical
+// text is the fast path. (go-cmp used to wrap jsonv.Equal here; a comparer at
+// the root decides alone, so it added nothing but its start-up cost.)
 func Same(recorded, replayed jsonv.Value) bool {
-	if SameText(recorded, replayed) {
-		return true
-	}
-	if jsonv.Equal(recorded, replayed) {
-		return true
-	}
-	return cmp.Equal(recorded, replayed, jsonComparer)
+	return SameText(recorded, replayed) || jsonv.Equal(recorded, replayed)
 }
 
 // FirstDiff is the JSON pointer of the first place where two values differ

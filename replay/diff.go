@@ -4,13 +4,17 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dsh-replay/dsh-replay/cards"
 )
 
 // TextDiff is a line diff of recorded (-) against replayed (+) text with
 // visible whitespace: ␍ for CR, ␉ for tab, · for trailing spaces, ␛ for ESC
-// (other C0 controls as their control pictures), and "(no newline at end)" on
-// a last line without one. Three lines of context; at most limit lines, then
-// "… N more lines".
+// (other controls as cards.Sanitize shows them, invalid UTF-8 and lone
+// surrogates as U+FFFD), and "(no newline at end)" on a last line without
+// one. Lines are compared as they are and made visible after, so two that
+// look alike once visible still show as changed. Three lines of context;
+// at most limit lines, then "… N more lines".
 func TextDiff(recorded, replayed string, limit int) []string {
 	// "no newline at end" is only news when the two sides disagree on it.
 	mark := strings.HasSuffix(recorded, "\n") != strings.HasSuffix(replayed, "\n")
@@ -44,7 +48,7 @@ func TextDiff(recorded, replayed string, limit int) []string {
 			out = append(out, l.text)
 			continue
 		}
-		out = append(out, string(l.op)+" "+l.text)
+		out = append(out, string(l.op)+" "+showLine(l.text))
 	}
 	return out
 }
@@ -83,10 +87,12 @@ func collapseContext(ls []diffLine) []diffLine {
 // MaxLineWidth caps one diff line (in runes) so a huge line stays readable.
 const MaxLineWidth = 200
 
-// splitLines splits text into visible lines.
+// splitLines splits text into raw lines; a line cannot hold "\n", so it
+// marks the empty text ("\n") and a last line without newline ("x\n")
+// for showLine.
 func splitLines(s string, markNoEOL bool) []string {
 	if s == "" {
-		return []string{"(empty)"}
+		return []string{"\n"}
 	}
 	parts := strings.Split(s, "\n")
 	noEOL := true
@@ -94,40 +100,28 @@ func splitLines(s string, markNoEOL bool) []string {
 		parts = parts[:len(parts)-1]
 		noEOL = false
 	}
-	for i, p := range parts {
-		parts[i] = clip(visible(p))
-	}
 	if noEOL && markNoEOL {
-		parts[len(parts)-1] += " (no newline at end)"
+		parts[len(parts)-1] += "\n"
 	}
 	return parts
+}
+
+// showLine is a line of splitLines made visible and clipped.
+func showLine(l string) string {
+	if l == "\n" {
+		return "(empty)"
+	}
+	if raw, ok := strings.CutSuffix(l, "\n"); ok {
+		return clip(visible(raw)) + " (no newline at end)"
+	}
+	return clip(visible(l))
 }
 
 // visible makes whitespace and control characters of one line visible.
 func visible(s string) string {
 	trail := len(s) - len(strings.TrimRight(s, " "))
-	body := s[:len(s)-trail]
-	var b strings.Builder
-	for i := 0; i < len(body); {
-		r, n := utf8.DecodeRuneInString(body[i:])
-		switch {
-		case r == '\r':
-			b.WriteString("␍")
-		case r == '\t':
-			b.WriteString("␉")
-		case r == 0x1b:
-			b.WriteString("␛")
-		case r < 0x20:
-			b.WriteRune(0x2400 + r)
-		case r == 0x7f:
-			b.WriteString("␡")
-		default:
-			b.WriteString(body[i : i+n])
-		}
-		i += n
-	}
-	b.WriteString(strings.Repeat("·", trail))
-	return b.String()
+	body := strings.ReplaceAll(s[:len(s)-trail], "\t", "␉")
+	return cards.Sanitize(body) + strings.Repeat("·", trail)
 }
 
 // diffOps is a minimal line edit script (longest common subsequence); very

@@ -49,14 +49,18 @@ func NewEngine(reg *projector.Registry, opts Options) *Engine {
 	return &Engine{reg: reg, opts: opts, tools: map[string]*projector.Tool{}}
 }
 
-func (e *Engine) lookup(name string) *projector.Tool {
+func (e *Engine) lookup(name, host string) *projector.Tool {
+	key := name
+	if host != "" {
+		key = host + "\x00" + name
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if t, ok := e.tools[name]; ok {
+	if t, ok := e.tools[key]; ok {
 		return t
 	}
-	t := e.reg.Lookup(name)
-	e.tools[name] = t
+	t := e.reg.LookupFor(name, host)
+	e.tools[key] = t
 	return t
 }
 
@@ -82,7 +86,7 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 		}
 		res.finish(c)
 	}()
-	tool := e.lookup(c.Name)
+	tool := e.lookup(c.Name, c.Host)
 	if tool == nil {
 		sev := Warning
 		if e.opts.Strict {
@@ -373,7 +377,7 @@ func (v *callRun) presenters(o *outputs) {
 	// (the generic card), which is upstream's behaviour but worth a notice.
 	declined := false
 	if viol := t.Declines(c.Arguments); len(viol) > 0 {
-		if alt := v.e.reg.ForkFor(c.Name, c.Arguments); alt != nil {
+		if alt := v.e.reg.ForkFor(c.Name, c.Arguments); alt != nil && c.Host == "" {
 			t = alt // the other host's definition draws the call
 		} else {
 			declined = true

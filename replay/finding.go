@@ -7,9 +7,13 @@
 package replay
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Class is a stable divergence class name (DESIGN.md §2). Every report
@@ -37,6 +41,12 @@ const (
 	// CallsWithoutRecords: tool calls exist only as streamed model chunks,
 	// so there is nothing to verify for them.
 	CallsWithoutRecords Class = "calls-without-records"
+	// ZstdFraming: a .jsonl.zstd log not framed as upstream frames it (the
+	// header alone in the first frame); compressed by hand, and read.
+	ZstdFraming Class = "zstd-framing"
+	// ZstdWindow: a zstd stream whose window is larger than the reader
+	// holds in memory (zstd --long=30 or 31): valid, but not read (exit 3).
+	ZstdWindow Class = "zstd-window"
 	// PresenterDeclined: a presenter's soft validation refused the recorded
 	// arguments, so the call gets the generic card (as upstream draws it).
 	PresenterDeclined Class = "presenter-declined"
@@ -51,6 +61,10 @@ const (
 	// with \p{...} or named groups): the call is not verified (a warning,
 	// a failure under --strict), as with no-projector.
 	SandboxUnsupported Class = "sandbox-unsupported"
+	// Unreadable: a log, its sidecar or a directory of the walk could not
+	// be opened or listed (permission denied, a dangling or looping link).
+	// Fatal (exit 3) for that input only; the others are verified.
+	Unreadable Class = "unreadable"
 	// InternalError is a bug in dsh-replay itself (a panic outside the
 	// contained projectors); it maps to exit code 3.
 	InternalError Class = "internal-error"
@@ -113,7 +127,7 @@ type Finding struct {
 // the flags that make show project as the run did (--config FILE,
 // --plugin PATH), quoted here.
 func (f *Finding) Command(args ...string) string {
-	if f.Class == NotASessionLog {
+	if f.Class == NotASessionLog || f.Class == Unreadable {
 		return "" // nothing of dsh-replay's can show it
 	}
 	cmd := "dsh-replay show " + ShellQuote(f.File)
@@ -139,6 +153,9 @@ func (f *Finding) Headline() string {
 	return string(f.Class) + " (" + f.SubKind + ")"
 }
 
+// ShellQuote quotes s for a POSIX shell; a word holding what a terminal
+// must not get raw (control characters, invalid UTF-8) is written as
+// $'...' with escapes (bash, zsh, ksh and POSIX.1-2024 sh read it).
 func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r == '+' || r == '=' || r == ',' || r == '@' || r == '%' ||
@@ -146,7 +163,34 @@ func ShellQuote(s string) string {
 	}) < 0 {
 		return s
 	}
+	if logformat.QuoteName(s) != s {
+		return dollarQuote(s)
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// dollarQuote is s as $'...': printable characters as they are (quote and
+// backslash escaped), everything else byte by byte as \xHH.
+func dollarQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == utf8.RuneError && n == 1 || !strconv.IsPrint(r):
+			for j := i; j < i+n; j++ {
+				fmt.Fprintf(&b, "\\x%02x", s[j])
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // Status is the verdict of one call.

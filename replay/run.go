@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -51,6 +50,9 @@ type RunOptions struct {
 	// Walked marks paths found in a directory walk: such a file that is
 	// not a session log is skipped with a notice instead of being fatal.
 	Walked map[string]bool
+	// Errs are paths the walk found bad (logformat.Inputs.Errs): each is
+	// reported as its error without being opened.
+	Errs map[string]*logformat.Error
 }
 
 // InShard reports whether a call of file belongs to shard k of n.
@@ -85,10 +87,7 @@ type item struct {
 // Run verifies every call of every log with a bounded worker pool and
 // delivers the results to sink in order. It returns after the last EndLog.
 func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
-	jobs := ro.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := logformat.Jobs(ro.Jobs)
 	window := ro.Window
 	if window <= 0 {
 		window = 64 * jobs
@@ -98,31 +97,49 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 	done := make(chan *item, window)
 
 	var wg sync.WaitGroup
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for it := range work {
-				if it.kind == itemCall {
-					start := time.Now()
-					it.results = e.verifyContained(&it.call)
-					if !ro.Deterministic && len(it.results) > 0 {
-						it.results[0].Nanos = time.Since(start).Nanoseconds()
-					}
+	worker := func() {
+		defer wg.Done()
+		for it := range work {
+			if it.kind == itemCall {
+				start := time.Now()
+				it.results = e.verifyContained(&it.call)
+				if !ro.Deterministic && len(it.results) > 0 {
+					it.results[0].Nanos = time.Since(start).Nanoseconds()
 				}
-				done <- it
 			}
-		}()
+			done <- it
+		}
 	}
 	go func() {
-		seq := 0
+		seq, started := 0, 0
 		send := func(it *item) {
 			tokens <- struct{}{}
 			it.seq = seq
 			seq++
+			// A worker per item up to jobs: a few calls start a few.
+			if started < jobs {
+				started++
+				wg.Add(1)
+				go worker()
+			}
 			work <- it
 		}
-		for _, path := range paths {
+		ahead, taken := readAhead(paths, ro, jobs)
+		for i, path := range paths {
+			r := <-ahead[i]
+			taken()
+			if r != nil {
+				send(&item{kind: itemBegin, file: path})
+				for j := range r.calls {
+					send(&item{kind: itemCall, file: path, call: r.calls[j]})
+				}
+				lr := e.logResult(path, r.sum, r.err, ro)
+				if !ro.Deterministic {
+					lr.Nanos = r.nanos
+				}
+				send(&item{kind: itemEnd, file: path, log: lr})
+				continue
+			}
 			start := time.Now()
 			send(&item{kind: itemBegin, file: path})
 			sum, err := readCalls(path, ro, func(c *logformat.Call) error {
@@ -169,6 +186,82 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 	}
 }
 
+// Small logs are read ahead, several at once: reading one takes little more
+// than opening it, so a tree of them read one after another would leave
+// the other cores idle. A log of up to logformat.SmallLogBytes is read whole
+// by one of jobs readers, at most readAheadLogs(jobs) logs before the one
+// being delivered (their calls wait in memory); a larger one, stdin and
+// anything that is not a regular file are read in turn, streaming.
+func readAheadLogs(jobs int) int { return min(4*jobs, 32) }
+
+type readAheadResult struct {
+	calls []logformat.Call
+	sum   *logformat.Summary
+	err   error
+	nanos int64
+}
+
+// readAhead returns one channel per path, which yields the log read whole
+// or nil when the caller is to stream it; the caller calls taken after each
+// receive, in path order, to let the readers move on.
+func readAhead(paths []string, ro RunOptions, jobs int) (results []chan *readAheadResult, taken func()) {
+	out := make([]chan *readAheadResult, len(paths))
+	for i := range out {
+		out[i] = make(chan *readAheadResult, 1)
+	}
+	slots := make(chan struct{}, readAheadLogs(jobs))
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range paths {
+			slots <- struct{}{}
+			next <- i
+		}
+	}()
+	// A reader per log up to jobs: one log needs one.
+	for range min(jobs, len(paths)) {
+		go func() {
+			for i := range next {
+				out[i] <- readSmall(paths[i], ro)
+			}
+		}()
+	}
+	return out, func() { <-slots }
+}
+
+// readSmall reads a small regular file's calls (nil when it is not one).
+func readSmall(path string, ro RunOptions) *readAheadResult {
+	if path == "-" {
+		return nil
+	}
+	start := time.Now()
+	r := &readAheadResult{}
+	var ok bool
+	r.sum, r.err, ok = readSmallCalls(path, ro, func(c *logformat.Call) error {
+		if InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
+			r.calls = append(r.calls, *c)
+		}
+		return nil
+	})
+	if !ok {
+		return nil
+	}
+	r.nanos = time.Since(start).Nanoseconds()
+	return r
+}
+
+// readSmallCalls is logformat.ReadSmallCalls with panics contained.
+func readSmallCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			err, ok = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}, true
+		}
+	}()
+	opts := ro.Read
+	opts.DecodeValues = true
+	return logformat.ReadSmallCalls(path, opts, fn)
+}
+
 // readCalls is logformat.ReadCalls with panics contained.
 func readCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
 	defer func() {
@@ -176,6 +269,9 @@ func readCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum 
 			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
+	if e := ro.Errs[path]; e != nil {
+		return &logformat.Summary{File: path}, e
+	}
 	opts := ro.Read
 	opts.DecodeValues = true // verification reads every value: decode it once, in the reader's workers
 	if path == "-" && ro.Stdin != nil {
@@ -208,6 +304,8 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 				f.Class = UnknownEvent
 			case string(CallsWithoutRecords):
 				f.Class = CallsWithoutRecords
+			case logformat.ZstdFraming:
+				f.Class = ZstdFraming
 			default:
 				f.Class, f.SubKind = LogCorrupt, n.Kind
 			}
@@ -243,6 +341,12 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 			f.Line, f.Message = le.Line, le.Msg
 			if le.File != "" {
 				f.File = le.File
+			}
+			switch le.Kind {
+			case logformat.Unreadable:
+				f.Class = Unreadable
+			case logformat.ZstdWindowTooLarge:
+				f.Class = ZstdWindow
 			}
 		case errors.As(err, &ie):
 			f.Class = InternalError

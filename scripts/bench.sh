@@ -18,6 +18,17 @@
 #   BIN         the dsh-replay binary (default bin/dsh-replay, built if missing)
 #   BENCH_RUNS  runs of each dsh-replay row (default 3); the row shows the
 #               median and lists every run's wall time
+#   NODE        Node for the yardstick rows (default: node on PATH)
+#   BENCH_TREE_COPIES  copies of ../shared/fixtures in the many-small-logs
+#               tree (default 34: about 6,000 logs, 91 MB)
+#   BENCH_START_RUNS   paired runs of each start-up row (default 21)
+#
+# Then: each big-log row as a ratio to Node in the same run; many small
+# logs (verify --jobs 2 over copies of the real fixture logs in
+# ../shared/fixtures, skipped when absent, against Node walking the same
+# tree and parsing every line); start-up (--version, tools, verify of the
+# example log, paired run by run with a one-line Go program); the binary's
+# size. BENCH_SKIP also takes tree and startup.
 #
 # The generator is reusable on its own (e.g. for a verify row):
 #   go run ./internal/benchgen/cmd/benchgen -mb 1024 -o FILE [-zstd] [-seed N]
@@ -27,6 +38,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+NODE=${NODE:-node}
 MB=${BENCH_MB:-1024}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BIN=${BIN:-bin/dsh-replay}
@@ -115,17 +127,121 @@ printf 'which is what a busy machine cannot distort. Load average now: %s\n\n' "
 printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "program" "input" "MB/s" "wall s" "peak RSS" "cpu s" "MB/cpu-s"
 printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "-------" "-----" "----" "------" "--------" "-----" "--------"
 cat "$PLAIN" >/dev/null # warm the page cache
-RUNS=$BENCH_RUNS measure "dsh-replay calls --summary" plain "$BIN" calls --summary "$PLAIN"
-RUNS=$BENCH_RUNS measure "dsh-replay calls --summary" zstd "$BIN" calls --summary "$ZSTD"
-RUNS=$BENCH_RUNS measure "dsh-replay calls --summary --jobs 1" plain "$BIN" calls --summary --jobs 1 "$PLAIN"
-RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 2" plain "$BIN" verify --jobs 2 "$PLAIN"
-RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 1" plain "$BIN" verify --jobs 1 "$PLAIN"
-RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
+BIG_ROWS=()
+big() {
+  local row
+  row=$(RUNS=$BENCH_RUNS measure "$@")
+  echo "$row"
+  BIG_ROWS+=("$row")
+}
+big "dsh-replay calls --summary" plain "$BIN" calls --summary "$PLAIN"
+big "dsh-replay calls --summary" zstd "$BIN" calls --summary "$ZSTD"
+big "dsh-replay calls --summary --jobs 1" plain "$BIN" calls --summary --jobs 1 "$PLAIN"
+big "dsh-replay verify --jobs 2" plain "$BIN" verify --jobs 2 "$PLAIN"
+big "dsh-replay verify --jobs 1" plain "$BIN" verify --jobs 1 "$PLAIN"
+big "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
 [[ $SKIP == *" cat "* ]] || measure "cat" plain cat "$PLAIN"
-if [[ $SKIP != *" node "* ]] && command -v node >/dev/null; then
-  measure "node JSON.parse per line" plain node "$NODE_SCRIPT" "$PLAIN"
+NODE_ROW=""
+if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then
+  NODE_ROW=$(measure "node JSON.parse per line" plain "$NODE" "$NODE_SCRIPT" "$PLAIN")
+  echo "$NODE_ROW"
 fi
 if [[ $SKIP != *" jq "* ]] && command -v jq >/dev/null; then
   measure "jq -c ." plain jq -c . "$PLAIN"
 fi
+
+# ratio WALL_A WALL_B: how many times faster A ran than B.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a <= 0) a = 0.001; printf "%.1f", b / a }'; }
+# wall_of ROW: the wall seconds of a table row (the field before peak RSS).
+wall_of() { awk '{ for (i = 1; i <= NF; i++) if ($i == "MB") { print $(i - 2); exit } }' <<<"$1"; }
+if [[ -n $NODE_ROW ]]; then
+  node_wall=$(wall_of "$NODE_ROW")
+  echo
+  echo "times faster than Node's JSON.parse per line in this run (median wall):"
+  for row in "${BIG_ROWS[@]}"; do
+    printf '  %-44s %sx\n' "${row:0:43}" "$(ratio "$(wall_of "$row")" "$node_wall")"
+  done
+fi
+
+# Many small logs: the real fixture logs copied BENCH_TREE_COPIES times.
+FIXTURES=../shared/fixtures
+if [[ $SKIP != *" tree "* && -d $FIXTURES ]]; then
+  TREE=$DIR/tree
+  if [[ ! -d $TREE ]]; then
+    for ((c = 1; c <= ${BENCH_TREE_COPIES:-34}; c++)); do
+      (cd "$FIXTURES" && find . -name '*.jsonl' -type f) | while read -r f; do
+        mkdir -p "$TREE/c$c/$(dirname "$f")"
+        cp "$FIXTURES/$f" "$TREE/c$c/$f"
+      done
+    done
+  fi
+  cat >"$DIR/walk.js" <<'JS'
+const fs = require('fs');
+const path = require('path');
+let files = 0, lines = 0;
+function walk(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (e.name.endsWith('.jsonl')) {
+      files++;
+      for (const l of fs.readFileSync(p, 'utf8').split('\n')) if (l.length) { JSON.parse(l); lines++; }
+    }
+  }
+}
+walk(process.argv[2]);
+process.stdout.write(files + ' files, ' + lines + ' lines\n');
+JS
+  BYTES=$(find "$TREE" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+  echo
+  printf 'many small logs: %d logs, %d bytes (../shared/fixtures copied %s times)\n\n' "$(find "$TREE" -type f | wc -l)" "$BYTES" "${BENCH_TREE_COPIES:-34}"
+  printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "program" "input" "MB/s" "wall s" "peak RSS" "cpu s" "MB/cpu-s"
+  printf '%-36s %-6s %8s %8s %11s %8s %10s\n' "-------" "-----" "----" "------" "--------" "-----" "--------"
+  find "$TREE" -type f -exec cat {} + >/dev/null # warm the page cache
+  tree_row=$(RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 2 DIR" tree "$BIN" verify --jobs 2 "$TREE")
+  echo "$tree_row"
+  if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then
+    node_tree=$(RUNS=$BENCH_RUNS measure "node walk + JSON.parse per line" tree "$NODE" "$DIR/walk.js" "$TREE")
+    echo "$node_tree"
+    printf '  verify over the tree: %sx as fast as Node walking and parsing it\n' "$(ratio "$(wall_of "$tree_row")" "$(wall_of "$node_tree")")"
+  fi
+fi
+
+# Start-up: each command paired run by run with a Go binary that prints one
+# line (the floor of any Go program's start); the row gives the medians and
+# the median of the per-pair ratios, which a drifting machine does not skew.
+if [[ $SKIP != *" startup "* ]]; then
+  mkdir -p "$DIR/hello"
+  printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$DIR/hello/main.go"
+  printf 'module hello\n\ngo 1.21\n' >"$DIR/hello/go.mod"
+  (cd "$DIR/hello" && CGO_ENABLED=0 go build -o hello .)
+  startup() {
+    local name=$1 n=${BENCH_START_RUNS:-21} i t0 t1 t2 rows=()
+    shift
+    for ((i = 0; i < n; i++)); do
+      t0=${EPOCHREALTIME/./} # microseconds, without forking a clock
+      "$DIR/hello/hello" >/dev/null
+      t1=${EPOCHREALTIME/./}
+      "$@" >/dev/null 2>&1 || true
+      t2=${EPOCHREALTIME/./}
+      rows+=("$((t1 - t0)) $((t2 - t1))")
+    done
+    printf '%s\n' "${rows[@]}" | awk -v name="$name" '
+      function median(x, n,   i, j, t) {
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+        return x[int((n + 1) / 2)]
+      }
+      { h[NR] = $1; a[NR] = $2; r[NR] = $2 / ($1 > 0 ? $1 : 1) }
+      END { printf "%-52s %8.1f %8.1f %8.1fx\n", name, median(a, NR) / 1000, median(h, NR) / 1000, median(r, NR) }'
+  }
+  echo
+  printf 'start-up: wall ms, median of %s runs paired with a one-line Go program\n\n' "${BENCH_START_RUNS:-21}"
+  printf '%-52s %8s %8s %9s\n' "command" "ms" "hello ms" "ratio"
+  startup "dsh-replay --version" "$BIN" --version
+  startup "dsh-replay tools" "$BIN" tools
+  startup "dsh-replay verify testdata/example/session.jsonl" "$BIN" verify testdata/example/session.jsonl
+fi
+
+echo
+printf 'binary: %s, %d bytes\n' "$BIN" "$(stat -c %s "$BIN")"
 rm -f "$DIR/.time.$$" "$DIR/.stderr"

@@ -8,8 +8,8 @@
 #
 # The upstream trees come from ../shared/upstream/prepare.sh (UPSTREAM_DIR
 # overrides where that directory is). Message ids are random UUIDs the
-# driver cannot pin in every place; --check compares with them masked
-# (README: Recording values).
+# driver cannot pin in every place, and terminal sessions have real process
+# ids; --check compares with both masked (README: Recording values).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -40,19 +40,30 @@ for host in dsh lasmex; do
 	if [ -x "$node22/node" ]; then PATH=$node22:$PATH; fi
 	rm -rf "${out:?}/$host"
 	(cd "$tree" && node --no-warnings --import tsx/esm "$root/recorder/driver/record.ts" --host "$host" --tree "$tree" --out "$out")
+	# The projectors of the tools the two hosts define differently, from
+	# each host's own definitions (testdata/hosts).
+	mkdir -p "$out/hosts"
+	(cd "$tree" && node --no-warnings --import tsx/esm "$root/recorder/driver/vectors.ts" --host "$host" --tree "$tree" --out "$out/hosts/$host.jsonl")
 done
+if [ "$check" = 0 ] && [ "$out" = "$root/testdata/recorded" ]; then
+	mkdir -p testdata/hosts
+	mv "$out"/hosts/*.jsonl testdata/hosts/
+	rmdir "$out/hosts"
+fi
 
 if [ "$check" = 1 ]; then
-	mask() { sed -E 's/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/<uuid>/g' "$1"; }
+	mask() { sed -E -e 's/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/<uuid>/g' -e 's/("pid":|pid=)[0-9]+/\1<pid>/g' -e 's/"(time0?)":[0-9]+/"\1":<time>/g' "$1"; }
 	status=0
 	while IFS= read -r f; do
 		rel=${f#"$out"/}
-		if [ ! -f "testdata/recorded/$rel" ]; then
+		committed=testdata/recorded/$rel
+		case $rel in hosts/*) committed=testdata/$rel ;; esac
+		if [ ! -f "$committed" ]; then
 			echo "record-check: $rel is new (not committed)"; status=1; continue
 		fi
-		if ! diff -q <(mask "$f") <(mask "testdata/recorded/$rel") >/dev/null; then
+		if ! diff -q <(mask "$f") <(mask "$committed") >/dev/null; then
 			echo "record-check: $rel differs from the committed recording:"
-			diff <(mask "testdata/recorded/$rel") <(mask "$f") | cut -c1-300 | head -20
+			diff <(mask "$committed") <(mask "$f") | cut -c1-300 | head -20 || true
 			status=1
 		fi
 	done < <(find "$out" -type f | sort)

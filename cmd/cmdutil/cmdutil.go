@@ -85,12 +85,12 @@ func Execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintf(stderr, "dsh-replay: %v\n", ee.Err)
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(ee.Err.Error()))
 		}
 		return ee.Code
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+	fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
 	return ExitUsage
 }
 
@@ -110,19 +110,20 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
-// Where is "file:line", or the file alone when line is 0.
+// Where is "file:line", or the file alone when line is 0, the file quoted
+// when a terminal must not get it raw.
 func Where(file string, line int) string {
 	if line > 0 {
-		return file + ":" + strconv.Itoa(line)
+		return logformat.QuoteName(file) + ":" + strconv.Itoa(line)
 	}
-	return file
+	return logformat.QuoteName(file)
 }
 
 // AddPathFilterFlags adds --include and --exclude (every command that walks
 // directories has them).
 func AddPathFilterFlags(f *pflag.FlagSet, pf *logformat.PathFilter) {
-	f.StringArrayVar(&pf.Include, "include", nil, "in directories, only files whose path relative to the directory matches `GLOB` (** for any depth; a glob without / matches the base name); repeatable")
-	f.StringArrayVar(&pf.Exclude, "exclude", nil, "in directories, skip files whose relative path matches `GLOB`; repeatable")
+	StringArrayVar(f, &pf.Include, "include", nil, "in directories, only files whose path relative to the directory matches `GLOB` (** for any depth; a glob without / matches the base name); repeatable")
+	StringArrayVar(f, &pf.Exclude, "exclude", nil, "in directories, skip files whose relative path matches `GLOB`; repeatable")
 }
 
 // ExpandInputs expands the arguments (exit 2 on a bad glob, 3 on a missing
@@ -139,30 +140,55 @@ func ExpandInputs(args []string, pf logformat.PathFilter) (logformat.Inputs, err
 }
 
 // ExpandLogs is ExpandInputs for commands that only read logs: a file found
-// in a directory that is not a session log is dropped with a warning.
+// in a directory that is not a session log (or not a regular file) is
+// dropped with a warning. What the walk could not read stays in the list
+// (reading it fails again, in its place).
 func ExpandLogs(args []string, pf logformat.PathFilter, stderr io.Writer) ([]string, error) {
+	in, err := ExpandLogInputs(args, pf, stderr)
+	return in.Paths, err
+}
+
+// ExpandLogInputs is ExpandLogs keeping Inputs.Errs (see ReadLog).
+func ExpandLogInputs(args []string, pf logformat.PathFilter, stderr io.Writer) (logformat.Inputs, error) {
 	in, err := ExpandInputs(args, pf)
 	if err != nil {
-		return nil, err
+		return in, err
 	}
 	out := in.Paths[:0:0]
 	for _, p := range in.Paths {
 		if in.Walked[p] {
+			err := error(in.Errs[p])
+			if in.Errs[p] == nil {
+				err = logformat.Classify(p)
+			}
 			var e *logformat.Error
-			if err := logformat.Classify(p); logformat.IsNotASessionLog(err) && errors.As(err, &e) {
+			if logformat.IsNotASessionLog(err) && errors.As(err, &e) {
 				Warn(stderr, Where(e.File, e.Line), logformat.NotASessionLog, e.Msg+" (skipped)")
 				continue
 			}
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	in.Paths = out
+	return in, nil
+}
+
+// ReadLog is logformat.ReadCalls (read for "-" from stdin) that reports a
+// path the walk found bad as its error without opening it.
+func ReadLog(in logformat.Inputs, path string, stdin io.Reader, opts logformat.Options, fn func(*logformat.Call) error) (*logformat.Summary, error) {
+	if e := in.Errs[path]; e != nil {
+		return &logformat.Summary{File: path}, e
+	}
+	if path == "-" && stdin != nil {
+		return logformat.ReadCallsFrom("-", stdin, opts, fn)
+	}
+	return logformat.ReadCalls(path, opts, fn)
 }
 
 // Warn prints a reader notice or a skipped file in the one format every
 // command uses: "dsh-replay: warning: FILE:LINE: KIND: MESSAGE".
 func Warn(w io.Writer, loc, kind, msg string) {
-	fmt.Fprintf(w, "dsh-replay: warning: %s: %s: %s\n", loc, kind, msg)
+	fmt.Fprintf(w, "dsh-replay: warning: %s: %s: %s\n", loc, kind, logformat.EscapeControls(msg))
 }
 
 // WarnNotices prints a summary's notices with Warn.
@@ -174,7 +200,7 @@ func WarnNotices(w io.Writer, sum *logformat.Summary) {
 		Warn(w, Where(n.File, n.Line), n.Kind, n.Msg)
 	}
 	if sum.NoticesDropped > 0 {
-		Warn(w, sum.File, "notices", strconv.Itoa(sum.NoticesDropped)+" more notices not shown")
+		Warn(w, Where(sum.File, 0), "notices", strconv.Itoa(sum.NoticesDropped)+" more notices not shown")
 	}
 }
 

@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,4 +75,52 @@ func TestRegistryErrors(t *testing.T) {
 	if err != nil || reg.Lookup("read") == nil || len(added) != 0 {
 		t.Errorf("defaults: %v %v", err, added)
 	}
+}
+
+// A configuration the ports refuse (as upstream's plugins refuse it at
+// load) is a usage error like every other --config error, not exit 3.
+func TestRegistryConfigValues(t *testing.T) {
+	dir := t.TempDir()
+	for cfg, msg := range map[string]string{
+		`{"plugins":{"tool-fs-search":{"grepMaxMatches":"x"}}}`:     "tool-fs-search: grepMaxMatches must be a positive integer",
+		`{"plugins":{"tool-fs-search":{"graceMs":1e12}}}`:           "graceMs must be no greater than",
+		`{"plugins":{"tool-web":{"fork":"other"}}}`:                 "tool-web: fork must be",
+		`{"plugins":{"tool-web":{"fetch":"yes"}}}`:                  "tool-web: fetch must be a boolean",
+		`{"plugins":{"tool-fs-search":5}}`:                          "plugin options must be an object",
+		`{"plugins":{"tool-fs-search":{"grepMaxMatches":3}}} x`:     "--config: " + dir,
+		`{"plugins":{"tool-fs-search":{"grepMaxMatches":3}},"x":1}`: "unknown key",
+	} {
+		p := filepath.Join(dir, "c.json")
+		os.WriteFile(p, []byte(cfg), 0o644)
+		_, _, err := Registry(p, nil)
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Code != ExitUsage || !strings.Contains(err.Error(), msg) || !strings.Contains(err.Error(), "--config") {
+			t.Errorf("%s: %v (want exit 2, %q)", cfg, err, msg)
+		}
+	}
+}
+
+// FuzzConfig: whatever --config holds, building the projectors never
+// panics, and a configuration it refuses is a usage error (exit 2),
+// never "could not verify".
+func FuzzConfig(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"plugins":{"tool-fs-search":{"grepMaxMatches":"x"}}}`,
+		`{"plugins":{"dsh-tool-web":{"fork":"dsh","searchMaxQueries":2}},"services":{"shell":{"sandboxMode":"read-only"}}}`,
+		`{"plugins":{"tool-bash-persistent":{}}}`, `{"plugins":{"tool-fs":{"readLimit":-1}}}`, `[`, "\xff",
+	} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "c.json")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Registry(p, nil)
+		var ee *ExitError
+		if err != nil && (!errors.As(err, &ee) || ee.Code != ExitUsage) {
+			t.Fatalf("%q: %v is not a usage error", data, err)
+		}
+	})
 }

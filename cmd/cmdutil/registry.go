@@ -12,7 +12,7 @@ import (
 
 // AddPluginFlag adds --plugin (verify, show, golden, tools).
 func AddPluginFlag(f *pflag.FlagSet, paths *[]string) {
-	f.StringArrayVar(paths, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
+	StringArrayVar(f, paths, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
 }
 
 // PluginTool is a tool a --plugin added.
@@ -45,6 +45,14 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 	}
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
+		// The ports refuse an option as upstream's plugins do at load
+		// ("grepMaxMatches must be a positive integer"): when the shipped
+		// defaults build, the configuration is at fault, not this build.
+		if config != "" {
+			if _, derr := builtin.Registry(projector.Config{}); derr == nil {
+				return nil, nil, UsageErr("--config: %s: %v", config, err)
+			}
+		}
 		return nil, nil, Cannot(fmt.Errorf("building the tool registry: %w", err))
 	}
 	var added []PluginTool

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // decideCalls is accept or reject with --call/--tool: one call at a time.
@@ -24,26 +26,21 @@ func (g *goldenRun) decideCalls(action string, args []string) error {
 			unknown = true
 		}
 	}
-	checked := map[*pendingUnit]error{}
 	n, failed := 0, false
 	for _, r := range revs {
-		if action == "accept" {
-			if _, done := checked[r.unit]; !done {
-				checked[r.unit] = pendingStillApplies(r.unit)
-			}
-			if err := checked[r.unit]; err != nil {
-				fmt.Fprintf(g.stderr, "dsh-replay: not accepting %s: %v; run %s again\n", r.unit.log, err, g.command("update", []string{r.unit.log}))
+		if err := g.decide(g.stateOf(r), r, action == "accept"); err != nil {
+			var stale *staleError
+			if errors.As(err, &stale) {
+				fmt.Fprintf(g.stderr, "dsh-replay: not %s %s: %v; run %s again\n", map[string]string{"accept": "accepting", "reject": "rejecting"}[action], logformat.QuoteName(r.unit.log), err, g.command("update", []string{r.unit.log}))
 				failed = true
 				continue
 			}
-		}
-		if err := g.decide(g.stateOf(r), r, action == "accept"); err != nil {
-			fmt.Fprintf(g.stderr, "dsh-replay: %s call %s of %s: %v\n", action, r.call, r.unit.log, err)
+			fmt.Fprintf(g.stderr, "dsh-replay: %s call %s of %s: %v\n", action, logformat.QuoteName(r.call), logformat.QuoteName(r.unit.log), err)
 			failed = true
 			continue
 		}
 		n++
-		fmt.Fprintf(g.stdout, "%s %s call %s (%s): %s\n", pastTense(action), r.unit.log, r.call, r.tool, r.describe())
+		fmt.Fprintf(g.stdout, "%s %s call %s (%s): %s\n", pastTense(action), logformat.QuoteName(r.unit.log), logformat.QuoteName(r.call), logformat.QuoteName(r.tool), r.describe())
 	}
 	if n == 0 && !failed {
 		fmt.Fprintf(g.stdout, "no pending goldens to %s\n", action)
@@ -135,7 +132,7 @@ func writePending(w io.Writer, revs []*callReview, asJSON bool) error {
 			if call == "" {
 				call = "(whole file)"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", it.Log, call, it.Kind, it.Change, it.Golden)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", logformat.QuoteName(it.Log), logformat.QuoteName(call), it.Kind, it.Change, logformat.QuoteName(it.Golden))
 		}
 	}
 	if !asJSON && n == 0 {

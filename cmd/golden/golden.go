@@ -187,6 +187,9 @@ type goldenRun struct {
 }
 
 func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*goldenRun, error) {
+	// A signal at any moment ends a golden run the same way: no temporary
+	// file left, exit 130 or 143.
+	logformat.HandleInterrupts()
 	g := &goldenRun{o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
 	var err error
 	if g.cwd, err = os.Getwd(); err != nil {
@@ -303,7 +306,7 @@ func (g *goldenRun) reRecord(c *logformat.Call, p *logPlan) {
 	pr := func(fail bool, format string, args ...any) {
 		p.problems = append(p.problems, problem{callID: c.CallID, tool: c.Name, line: c.Line, fail: fail, msg: fmt.Sprintf(format, args...)})
 	}
-	tool := g.reg.Lookup(c.Name)
+	tool := g.reg.LookupFor(c.Name, c.Host)
 	if tool == nil || tool.Output == nil {
 		pr(false, "no Go port of tool %q: not re-recorded", c.Name)
 		return
@@ -369,7 +372,7 @@ func (g *goldenRun) plan(path string) *logPlan {
 		p.readErr = err
 		return p
 	}
-	old, err := os.ReadFile(path)
+	old, err := logformat.ReadRegularFile(path)
 	if err != nil {
 		p.readErr = err
 		return p
@@ -401,7 +404,7 @@ func (g *goldenRun) plan(path string) *logPlan {
 		&goldenFile{kind: kindCardsText, path: base + cardsTextExt, want: text.bytes(), cards: text},
 		&goldenFile{kind: kindCardsJSON, path: base + cardsJSONExt, want: js.bytes(), cards: js})
 	for _, f := range p.files {
-		f.have, err = os.ReadFile(f.path)
+		f.have, err = logformat.ReadRegularFile(f.path)
 		f.exists = err == nil
 		switch {
 		case !f.exists && f.kind == kindLog:
@@ -487,6 +490,12 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 		changed := false
 		for _, f := range p.files {
 			pend := f.path + pendingExt
+			if m != modeDry {
+				// Temporary files of earlier runs that were killed.
+				for _, t := range append(logformat.RemoveStaleTemps(f.path), logformat.RemoveStaleTemps(pend)...) {
+					fmt.Fprintf(g.stdout, "removed %s (left by an interrupted write)\n", logformat.QuoteName(t))
+				}
+			}
 			if f.same {
 				// Nothing to change; a pending copy is now moot.
 				if m != modeDry && fileExists(pend) {
@@ -501,14 +510,14 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 			desc := g.describe(f, p)
 			switch m {
 			case modeDry:
-				fmt.Fprintf(g.stdout, "would %s %s%s\n", verb(f), f.path, desc)
+				fmt.Fprintf(g.stdout, "would %s %s%s\n", verb(f), logformat.QuoteName(f.path), desc)
 			case modeReview:
 				if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", pend, err)
+					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(pend), err)
 					worse(cmdutil.ExitCannot)
 					continue
 				}
-				fmt.Fprintf(g.stdout, "pending %s%s\n", pend, desc)
+				fmt.Fprintf(g.stdout, "pending %s%s\n", logformat.QuoteName(pend), desc)
 			default:
 				if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 					fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
@@ -516,14 +525,14 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 					continue
 				}
 				if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", f.path, err)
+					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(f.path), err)
 					worse(cmdutil.ExitCannot)
 					continue
 				}
 				if fileExists(pend) {
 					os.Remove(pend)
 				}
-				fmt.Fprintf(g.stdout, "%s %s%s\n", pastVerb(f), f.path, desc)
+				fmt.Fprintf(g.stdout, "%s %s%s\n", pastVerb(f), logformat.QuoteName(f.path), desc)
 			}
 		}
 		switch {
@@ -540,16 +549,16 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 		switch {
 		case !complete:
 		case m == modeDry && o.prune:
-			fmt.Fprintf(g.stdout, "would delete stale golden %s\n", s)
+			fmt.Fprintf(g.stdout, "would delete stale golden %s\n", logformat.QuoteName(s))
 		case o.prune && m != modeDry:
 			if err := os.Remove(s); err != nil {
 				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
 				worse(cmdutil.ExitCannot)
 			} else {
-				fmt.Fprintf(g.stdout, "deleted stale golden %s\n", s)
+				fmt.Fprintf(g.stdout, "deleted stale golden %s\n", logformat.QuoteName(s))
 			}
 		default:
-			fmt.Fprintf(g.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", s)
+			fmt.Fprintf(g.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", logformat.QuoteName(s))
 		}
 	}
 	word := map[mode]string{modeWrite: "updated", modeReview: "with pending changes", modeDry: "would change"}[m]
@@ -777,7 +786,7 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 				worse(cmdutil.ExitCannot)
 				return
 			}
-			fmt.Fprintf(g.stdout, "DELETED %s\n", what)
+			fmt.Fprintf(g.stdout, "DELETED %s\n", logformat.QuoteName(what))
 		case "fail":
 			fmt.Fprintf(g.stdout, "UNREFERENCED %s\n", what)
 			worse(cmdutil.ExitDivergence)
@@ -847,21 +856,21 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 			bad = true
 			switch {
 			case f.kind == kindLog:
-				fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", f.path, len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
+				fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", logformat.QuoteName(f.path), len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
 				for i := range p.changes {
 					g.writeCallChange(out, path, &p.changes[i])
 				}
 			case !f.exists:
-				fmt.Fprintf(out, "MISSING %s: no card golden\n", f.path)
+				fmt.Fprintf(out, "MISSING %s: no card golden\n", logformat.QuoteName(f.path))
 			case parseHeader(f.kind, f.have).format != goldenFormat:
 				h := parseHeader(f.kind, f.have)
 				if h.ok {
-					fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", f.path, h.format, goldenFormat)
+					fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", logformat.QuoteName(f.path), h.format, goldenFormat)
 				} else {
-					fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", f.path)
+					fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", logformat.QuoteName(f.path))
 				}
 			default:
-				fmt.Fprintf(out, "DRIFT %s: the cards differ\n", f.path)
+				fmt.Fprintf(out, "DRIFT %s: the cards differ\n", logformat.QuoteName(f.path))
 				// The version in the header is not compared: keep it out of the diff.
 				want := f.cards.header(parseHeader(f.kind, f.have).version) + string(f.cards.body)
 				writeDiff(out, string(f.have), want, o.maxLines)
@@ -876,9 +885,9 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	left := g.leftovers(args, paths)
 	for _, l := range left {
 		if strings.HasPrefix(filepath.Base(l), logformat.TempPrefix) {
-			fmt.Fprintf(out, "LEFTOVER %s: a temporary file of an interrupted write (delete it)\n", l)
+			fmt.Fprintf(out, "LEFTOVER %s: a temporary file of an interrupted write (golden update removes it)\n", logformat.QuoteName(l))
 		} else {
-			fmt.Fprintf(out, "PENDING %s: review it (%s), then accept or reject it\n", l, g.command("diff", nil))
+			fmt.Fprintf(out, "PENDING %s: review it (%s), then accept or reject it\n", logformat.QuoteName(l), g.command("diff", nil))
 		}
 		worse(cmdutil.ExitDivergence)
 	}

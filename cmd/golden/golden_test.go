@@ -504,13 +504,21 @@ func TestGoldenCrashSafety(t *testing.T) {
 	if temps != 1 || len(after) != len(before)+1 {
 		t.Errorf("want exactly one temporary file beside the originals, have %v", names(after))
 	}
-	// check names the leftover; a fresh update completes and clears nothing it should not.
+	// check names the leftover; a fresh update completes and removes it.
 	out2, _, code := goldenCLI(t, "golden", "check", dir)
 	if code != cmdutil.ExitDivergence || !strings.Contains(out2, "LEFTOVER") {
 		t.Errorf("check after a crash: exit %d\n%s", code, out2)
 	}
-	if _, _, code := goldenCLI(t, "golden", "update", dir); code != cmdutil.ExitOK {
-		t.Errorf("update after a crash: exit %d", code)
+	if out, _, code := goldenCLI(t, "golden", "update", dir); code != cmdutil.ExitOK || !strings.Contains(out, "(left by an interrupted write)") {
+		t.Errorf("update after a crash: exit %d\n%s", code, out)
+	}
+	for k := range snapshot(t, dir) {
+		if strings.HasPrefix(filepath.Base(k), logformat.TempPrefix) {
+			t.Errorf("update left %s", k)
+		}
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", dir); code != cmdutil.ExitOK {
+		t.Errorf("check after the update: exit %d\n%s", code, out)
 	}
 }
 

@@ -243,8 +243,12 @@ type unitState struct {
 	order  []string          // root call ids in log order
 	cur    map[string]segFile
 	pend   map[string]segFile
-	logCur []byte
-	logNew []byte
+	logCur []byte // the log and its pending copy as on disk: as loaded,
+	logNew []byte // then as this run's decisions left them
+	// checked: the first decision compared the pending log with the log
+	// as loaded (checkErr: it does not apply).
+	checked  bool
+	checkErr error
 }
 
 func (st *unitState) rootOf(id string) string {
@@ -288,12 +292,12 @@ func (g *goldenRun) loadUnit(u *pendingUnit) *unitState {
 		if !ok {
 			// Not pending: the golden as it is, for context.
 			ext := map[string]string{kindCardsText: cardsTextExt, kindCardsJSON: cardsJSONExt}[kind]
-			if data, err := os.ReadFile(u.base + ext); err == nil {
+			if data, err := logformat.ReadRegularFile(u.base + ext); err == nil {
 				st.cur[kind] = parseSegs(kind, data, true)
 			}
 			continue
 		}
-		curData, err := os.ReadFile(target(p))
+		curData, err := logformat.ReadRegularFile(target(p))
 		st.cur[kind] = parseSegs(kind, curData, err == nil)
 		st.pend[kind] = parseSegs(kind, readOrEmpty(p), true)
 	}
@@ -430,11 +434,54 @@ func rootText(s segFile, root string, rootOf func(string) string) string {
 	return strings.Join(parts, "\n")
 }
 
+// staleError is a decision refused because the pending log no longer
+// applies to the log: update must run again.
+type staleError struct{ err error }
+
+func (e *staleError) Error() string { return e.err.Error() }
+func (e *staleError) Unwrap() error { return e.err }
+
+// mayDecide guards each decision on a unit. The first compares the pending
+// log with the log as loaded (accepting a copy made from an older log would
+// lose what changed since); later ones must not repeat that check against
+// files the earlier decisions rewrote or moved into place. Every decision
+// makes sure the log and its pending copy on disk are still what this run
+// last read or wrote.
+func (st *unitState) mayDecide(accept bool) error {
+	p, ok := st.u.files[kindLog]
+	if !ok {
+		return nil
+	}
+	if !st.checked {
+		st.checked = true
+		st.checkErr = pendingApplies(st.u, target(p), st.logCur, st.logNew)
+	}
+	if accept && st.checkErr != nil {
+		return &staleError{st.checkErr}
+	}
+	cur, err := logformat.ReadRegularFile(target(p))
+	if err != nil {
+		return &staleError{fmt.Errorf("reading the log: %w", err)}
+	}
+	pend, err := logformat.ReadRegularFile(p)
+	if err != nil {
+		return &staleError{fmt.Errorf("reading the pending log: %w", err)}
+	}
+	if !bytes.Equal(cur, st.logCur) || !bytes.Equal(pend, st.logNew) {
+		return &staleError{fmt.Errorf("the log or its pending copy changed since the review began")}
+	}
+	return nil
+}
+
 // decide accepts or rejects one review (a root call's pieces, or with call
 // "" the unit's whole-file changes). Every file it touches is written
-// atomically; a pending file left with no difference is removed.
+// atomically; a pending file left with no difference is removed (or, on
+// accept, moved into place) and the unit has it no more.
 func (g *goldenRun) decide(st *unitState, r *callReview, accept bool) error {
 	u := st.u
+	if err := st.mayDecide(accept); err != nil {
+		return err
+	}
 	if r.call == "" {
 		for _, kind := range r.whole {
 			p := u.files[kind]
@@ -473,19 +520,29 @@ func (g *goldenRun) decide(st *unitState, r *callReview, accept bool) error {
 			if err != nil {
 				return err
 			}
-			if err := g.writeOrSettle(p, out, st.logNew, true); err != nil {
+			gone, err := g.writeOrSettle(p, out, st.logNew, true)
+			if err != nil {
 				return err
 			}
 			st.logCur = out
+			if gone {
+				st.logCur = st.logNew
+				delete(u.files, kindLog)
+			}
 		} else {
 			out, err := logformat.Rewrite(p, st.logNew, edits)
 			if err != nil {
 				return err
 			}
-			if err := g.writeOrSettle(p, out, st.logCur, false); err != nil {
+			gone, err := g.writeOrSettle(p, out, st.logCur, false)
+			if err != nil {
 				return err
 			}
 			st.logNew = out
+			if gone {
+				st.logNew = st.logCur
+				delete(u.files, kindLog)
+			}
 		}
 	}
 	for _, kind := range []string{kindCardsText, kindCardsJSON} {
@@ -502,19 +559,27 @@ func (g *goldenRun) decide(st *unitState, r *callReview, accept bool) error {
 			if sameSegs(next, pend) {
 				next = pend
 			}
-			if err := g.writeOrSettle(p, next.bytes(), pend.bytes(), true); err != nil {
+			gone, err := g.writeOrSettle(p, next.bytes(), pend.bytes(), true)
+			if err != nil {
 				return err
 			}
 			st.cur[kind] = next
+			if gone {
+				delete(u.files, kind)
+			}
 		} else {
 			next := transfer(pend, cur, r.call, st.rootOf)
 			if sameSegs(next, cur) {
 				next = cur
 			}
-			if err := g.writeOrSettle(p, next.bytes(), cur.bytes(), false); err != nil {
+			gone, err := g.writeOrSettle(p, next.bytes(), cur.bytes(), false)
+			if err != nil {
 				return err
 			}
 			st.pend[kind] = next
+			if gone {
+				delete(u.files, kind)
+			}
 		}
 	}
 	return nil
@@ -523,21 +588,21 @@ func (g *goldenRun) decide(st *unitState, r *callReview, accept bool) error {
 // writeOrSettle writes one side of a pending pair: on accept, out is the
 // new golden (when it equals the pending file, the pending file is moved
 // into place instead); on reject, out is the new pending file (removed when
-// it equals the golden).
-func (g *goldenRun) writeOrSettle(pending string, out, other []byte, accept bool) error {
+// it equals the golden). gone: the pending file is no more.
+func (g *goldenRun) writeOrSettle(pending string, out, other []byte, accept bool) (gone bool, err error) {
 	same := bytes.Equal(out, other) || (isZstd(out) && sameZstdText(out, other))
 	switch {
 	case accept && same:
-		return settle("accept", pending, nil)
+		return true, settle("accept", pending, nil)
 	case accept:
-		return logformat.WriteFileAtomic(target(pending), out, 0o644)
+		return false, logformat.WriteFileAtomic(target(pending), out, 0o644)
 	case same:
 		if err := os.Remove(pending); err != nil && !os.IsNotExist(err) {
-			return err
+			return false, err
 		}
-		return nil
+		return true, nil
 	}
-	return logformat.WriteFileAtomic(pending, out, 0o644)
+	return false, logformat.WriteFileAtomic(pending, out, 0o644)
 }
 
 func isZstd(b []byte) bool {

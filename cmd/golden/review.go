@@ -24,9 +24,9 @@ import (
 
 func addFilterFlags(c *cobra.Command, o *goldenOptions) {
 	f := c.Flags()
-	f.StringArrayVar(&o.logs, "log", nil, "only logs matching `PATH` (the path, its base name, or a glob); repeatable")
-	f.StringArrayVar(&o.tools, "tool", nil, "only logs with a pending change to a call of tool `NAME`; repeatable")
-	f.StringArrayVar(&o.calls, "call", nil, "only logs with a pending change to the call `ID`; repeatable")
+	cmdutil.StringArrayVar(f, &o.logs, "log", nil, "only logs matching `PATH` (the path, its base name, or a glob); repeatable")
+	cmdutil.StringArrayVar(f, &o.tools, "tool", nil, "only logs with a pending change to a call of tool `NAME`; repeatable")
+	cmdutil.StringArrayVar(f, &o.calls, "call", nil, "only logs with a pending change to the call `ID`; repeatable")
 	f.StringVar(&o.out, "out", "", "the pending files are under `DIR` (as written by update --out)")
 }
 
@@ -169,7 +169,7 @@ func (g *goldenRun) unplace(p string) string {
 }
 
 func readOrEmpty(p string) []byte {
-	b, _ := os.ReadFile(p)
+	b, _ := logformat.ReadRegularFile(p)
 	return b
 }
 
@@ -509,14 +509,19 @@ func pendingStillApplies(u *pendingUnit) error {
 	if !ok {
 		return nil
 	}
-	cur, err := os.ReadFile(target(p))
+	cur, err := logformat.ReadRegularFile(target(p))
 	if err != nil {
 		return fmt.Errorf("reading the log: %w", err)
 	}
-	pend, err := os.ReadFile(p)
+	pend, err := logformat.ReadRegularFile(p)
 	if err != nil {
 		return err
 	}
+	return pendingApplies(u, target(p), cur, pend)
+}
+
+// pendingApplies: pend is exactly cur with the unit's changes re-recorded.
+func pendingApplies(u *pendingUnit, name string, cur, pend []byte) error {
 	edits := make([]logformat.Edit, 0, len(u.changes))
 	for _, ch := range u.changes {
 		e := logformat.Edit{Line: ch.line, CallID: ch.callID, SubCall: ch.subCall, SetMeta: ch.meta, Meta: ch.newMeta}
@@ -525,7 +530,7 @@ func pendingStillApplies(u *pendingUnit) error {
 		}
 		edits = append(edits, e)
 	}
-	want, err := logformat.Rewrite(target(p), cur, edits)
+	want, err := logformat.Rewrite(name, cur, edits)
 	if err == nil && !bytes.Equal(want, pend) && !sameZstdText(want, pend) {
 		err = fmt.Errorf("the pending copy is not the current log re-recorded")
 	}

@@ -396,11 +396,19 @@ func startReview(t *testing.T, dir string, env ...string) *ptySession {
 	s := &ptySession{t: t, cmd: cmd, tty: tty, done: make(chan struct{})}
 	go func() {
 		buf := make([]byte, 4096)
+		answered := 0
 		for {
 			n, err := tty.Read(buf)
 			s.mu.Lock()
 			s.out.Write(buf[:n])
+			// Answer each cursor-position query (the colour probe sends one
+			// after its OSC query) as a terminal without OSC replies does,
+			// or the probe waits seconds for a reply.
+			queries := bytes.Count(s.out.Bytes(), []byte("\x1b[6n"))
 			s.mu.Unlock()
+			for ; answered < queries; answered++ {
+				tty.Write([]byte("\x1b[1;1R"))
+			}
 			if err != nil {
 				close(s.done)
 				return

@@ -1,8 +1,10 @@
 package golden
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -75,7 +78,19 @@ func runReview(c *cobra.Command, o *goldenOptions, args []string, noTUI bool) er
 	}
 	m := newReviewer(g, revs)
 	p := tea.NewProgram(m, tea.WithInput(c.InOrStdin()), tea.WithOutput(c.OutOrStdout()), tea.WithAltScreen())
+	// The program quits on SIGINT and SIGTERM and restores the terminal;
+	// its writes are made between events, so none is cut short.
+	resume := logformat.DeferInterrupts()
 	final, err := p.Run()
+	sig := resume()
+	if sig == nil && errors.Is(err, tea.ErrInterrupted) {
+		sig = os.Interrupt
+	}
+	if sig != nil {
+		fmt.Fprintln(g.stdout, m.summary())
+		fmt.Fprintf(g.stderr, "dsh-replay: interrupted (%v)\n", sig)
+		return &cmdutil.ExitError{Code: logformat.InterruptExit(sig)}
+	}
 	if err != nil {
 		return cmdutil.Cannot(fmt.Errorf("review: %w", err))
 	}
@@ -343,14 +358,13 @@ func (m *reviewer) decide(verdict string) tea.Cmd {
 	r := m.revs[m.idx]
 	if verdict != "skipped" {
 		accept := verdict == "accepted"
-		if accept {
-			if err := pendingStillApplies(r.unit); err != nil {
-				m.status = m.st.bad.Render("not accepted: ") + err.Error()
-				return nil
-			}
-		}
 		if err := m.g.decide(m.g.stateOf(r), r, accept); err != nil {
-			m.status = m.st.bad.Render("failed: ") + err.Error()
+			var stale *staleError
+			if errors.As(err, &stale) {
+				m.status = m.st.bad.Render("not "+verdict+": ") + err.Error() + "; run " + m.g.command("update", []string{r.unit.log}) + " again"
+			} else {
+				m.status = m.st.bad.Render("failed: ") + err.Error()
+			}
 			return nil
 		}
 	}

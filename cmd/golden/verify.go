@@ -39,7 +39,7 @@ func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, con
 				File: path, Projector: "cards", Message: file + ": " + msg, Diff: diff})
 		}
 		regen := g.command("update", []string{path})
-		data, err := os.ReadFile(path)
+		data, err := logformat.ReadRegularFile(path)
 		if err != nil {
 			continue // the verification itself reports an unreadable log
 		}
@@ -52,7 +52,7 @@ func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, con
 			path string
 			g    *cardsGolden
 		}{{base + cardsTextExt, text}, {base + cardsJSONExt, js}} {
-			have, err := os.ReadFile(want.path)
+			have, err := logformat.ReadRegularFile(want.path)
 			switch {
 			case err != nil:
 				add(want.path, "no card golden for this log (regenerate: "+regen+")", nil)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/replay"
 )
@@ -180,10 +181,12 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 	return f.Close()
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-_]`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-_]`)
+})
 
 // stripANSI removes terminal control sequences (as stripVTControlCharacters).
-func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }
+func stripANSI(s string) string { return ansiRE().ReplaceAllString(s, "") }
 
 // escapeData escapes a workflow command message.
 func escapeData(s string) string {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/cards"
@@ -54,16 +55,20 @@ var (
 	HTMLChunkCards = 200
 )
 
-var htmlTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css": func() template.CSS { return template.CSS(htmlCSS) },
-	"js":  func() template.JS { return template.JS(htmlJS) },
-	"calls": func(n int) string {
-		if n == 1 {
-			return "1 call"
-		}
-		return strconv.Itoa(n) + " calls"
-	},
-}).Parse(htmlTmpl))
+// htmlTemplates is parsed on first use: only runs that write an HTML report
+// pay for it.
+var htmlTemplates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"css": func() template.CSS { return template.CSS(htmlCSS) },
+		"js":  func() template.JS { return template.JS(htmlJS) },
+		"calls": func(n int) string {
+			if n == 1 {
+				return "1 call"
+			}
+			return strconv.Itoa(n) + " calls"
+		},
+	}).Parse(htmlTmpl))
+})
 
 // htmlSink writes the HTML report.
 type htmlSink struct {
@@ -223,7 +228,7 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 		return
 	}
 	s.flushChunk()
-	if err := htmlTemplates.ExecuteTemplate(s.cur.calls, "call", &c); err != nil && s.err == nil {
+	if err := htmlTemplates().ExecuteTemplate(s.cur.calls, "call", &c); err != nil && s.err == nil {
 		s.err = err
 	}
 }
@@ -231,7 +236,7 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 // lazyCall adds a quiet call to the open chunk.
 func (s *htmlSink) lazyCall(c *htmlCall) {
 	ch := &s.cur.chunk
-	if err := htmlTemplates.ExecuteTemplate(&ch.body, "call", c); err != nil && s.err == nil {
+	if err := htmlTemplates().ExecuteTemplate(&ch.body, "call", c); err != nil && s.err == nil {
 		s.err = err
 	}
 	ch.n++
@@ -288,7 +293,7 @@ func (s *htmlSink) EndLog(l *replay.LogResult) {
 		"Index": s.cur.index, "File": s.cur.file, "Findings": s.cur.findings,
 		"Classes": strings.Join(cls, " "), "Bad": s.cur.bad, "NotALog": l.NotALog, "Count": s.cur.count,
 	}
-	if err := htmlTemplates.ExecuteTemplate(s.out, "log-head", data); err != nil && s.err == nil {
+	if err := htmlTemplates().ExecuteTemplate(s.out, "log-head", data); err != nil && s.err == nil {
 		s.err = err
 	}
 	if err := s.cur.calls.copyTo(s.out); err != nil && s.err == nil {
@@ -338,13 +343,13 @@ func (s *htmlSink) Close(t *Totals) error {
 		data["Generated"] = time.Now().UTC().Format(time.RFC3339)
 	}
 	w := bufio.NewWriterSize(s.w, 1<<16)
-	if err := htmlTemplates.ExecuteTemplate(w, "head", data); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "head", data); err != nil {
 		return err
 	}
 	if err := s.out.copyTo(w); err != nil {
 		return fmt.Errorf("html spool: %w", err)
 	}
-	if err := htmlTemplates.ExecuteTemplate(w, "tail", data); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "tail", data); err != nil {
 		return err
 	}
 	return w.Flush()

@@ -183,3 +183,64 @@ func TestSideRowsMarkTheDifference(t *testing.T) {
 		t.Errorf("markSpan: %q %q %q %q", a, am, b, bm)
 	}
 }
+
+// A cluster header counts what it holds: calls, logs, or findings in logs.
+func TestClusterHeaders(t *testing.T) {
+	unreadable := func(file string) replay.Finding {
+		return replay.Finding{Class: replay.Unreadable, Sev: replay.Fatal, File: file, Projector: "log", Message: "permission denied"}
+	}
+	gap := replay.Finding{Class: replay.LogCorrupt, SubKind: "seq-gap", Sev: replay.Warning, File: "g.jsonl", Projector: "log", Message: "seq gap"}
+	call := func(file string, i int) *replay.CallResult {
+		id := fmt.Sprint("c", i)
+		return &replay.CallResult{File: file, Line: i, CallID: id, Tool: "bash", Status: replay.Diverged,
+			Findings: []replay.Finding{{Class: replay.PresenterFailed, Sev: replay.Failure, File: file, Line: i, CallID: id,
+				Tool: "bash", Projector: "presentResult", Message: "presentResult panicked"}}}
+	}
+	for _, c := range []struct {
+		name string
+		feed func(s replay.Sink)
+		want string
+	}{
+		{"unreadable logs", func(s replay.Sink) {
+			for _, f := range []string{"a.jsonl", "b.jsonl", "c.jsonl"} {
+				s.BeginLog(f)
+				s.EndLog(&replay.LogResult{File: f, Findings: []replay.Finding{unreadable(f)}})
+			}
+		}, "3 logs, 1 cause: unreadable · log"},
+		{"seq gaps in one log", func(s replay.Sink) {
+			s.BeginLog("g.jsonl")
+			var fs []replay.Finding
+			for i := range 100 {
+				f := gap
+				f.Line = i + 2
+				fs = append(fs, f)
+			}
+			s.EndLog(&replay.LogResult{File: "g.jsonl", Findings: fs})
+		}, "100 findings in 1 log, 1 cause: log-corrupt (seq-gap) · log"},
+		{"calls", func(s replay.Sink) {
+			s.BeginLog("a.jsonl")
+			for i := range 3 {
+				s.Call(call("a.jsonl", i+1))
+			}
+			s.EndLog(&replay.LogResult{File: "a.jsonl"})
+		}, "3 calls, 1 cause: presenter-failed · bash · presentResult"},
+		{"both", func(s replay.Sink) {
+			s.BeginLog("a.jsonl")
+			s.Call(call("a.jsonl", 1))
+			s.Call(call("a.jsonl", 2))
+			f := call("a.jsonl", 3).Findings[0]
+			f.CallID, f.Line = "", 0
+			s.EndLog(&replay.LogResult{File: "a.jsonl", Findings: []replay.Finding{f}})
+		}, "3 findings (2 calls, 1 log finding in 1 log), 1 cause: presenter-failed · bash · presentResult"},
+	} {
+		var out bytes.Buffer
+		s := newText(&out, Options{Deterministic: true})
+		c.feed(s)
+		if err := s.Close(&Totals{Findings: map[replay.Class]int{}, Tools: map[string]*ToolTally{}}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "\n"+c.want+"\n") {
+			t.Errorf("%s: no header %q in\n%s", c.name, c.want, out.String())
+		}
+	}
+}

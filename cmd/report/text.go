@@ -7,11 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
-// ClusterMin is the number of calls sharing one cause from which the text
-// report shows them as one cluster instead of one by one.
+// ClusterMin is the number of findings sharing one cause from which the
+// text report shows them as one cluster instead of one by one.
 const ClusterMin = 3
 
 // SamplesPerCluster bounds the sample locations printed per cluster.
@@ -25,10 +27,16 @@ type textLog struct {
 	nanos    int64
 }
 
+// cluster counts the findings of one cause: calls for call findings,
+// logs for log-level ones (a log may have several, such as seq gaps).
 type cluster struct {
-	sig   string
-	first replay.Finding
-	calls int
+	sig         string
+	first       replay.Finding
+	n           int // findings
+	calls       int
+	logFindings int
+	logs        int
+	lastLogFile string
 }
 
 // textSink is the human report: findings by log then call, identical causes
@@ -66,8 +74,32 @@ func (s *textSink) add(fs []replay.Finding) {
 			s.clusters[sig] = c
 			s.order = append(s.order, c)
 		}
-		c.calls++
+		c.n++
+		if f.CallID != "" {
+			c.calls++
+		} else {
+			c.logFindings++
+			if c.logs == 0 || f.File != c.lastLogFile {
+				c.logs++ // logs come in order: a new file is a new log
+				c.lastLogFile = f.File
+			}
+		}
 	}
+}
+
+// header says what the cluster counts: "3 calls", "3 logs", "100 findings
+// in 1 log", or both kinds.
+func (c *cluster) header() string {
+	switch {
+	case c.logFindings == 0:
+		return plural(c.calls, "call", "calls")
+	case c.calls == 0 && c.logFindings == c.logs:
+		return plural(c.logs, "log", "logs")
+	case c.calls == 0:
+		return fmt.Sprintf("%s in %s", plural(c.n, "finding", "findings"), plural(c.logs, "log", "logs"))
+	}
+	return fmt.Sprintf("%s (%s, %s in %s)", plural(c.n, "finding", "findings"), plural(c.calls, "call", "calls"),
+		plural(c.logFindings, "log finding", "log findings"), plural(c.logs, "log", "logs"))
 }
 
 func (s *textSink) EndLog(l *replay.LogResult) {
@@ -82,7 +114,7 @@ func (s *textSink) Close(t *Totals) error {
 	w := bufio.NewWriter(s.w)
 	clustered := map[string]bool{}
 	for _, c := range s.order {
-		if c.calls >= ClusterMin {
+		if c.n >= ClusterMin {
 			clustered[c.sig] = true
 		}
 	}
@@ -109,9 +141,9 @@ func (s *textSink) Close(t *Totals) error {
 			status = "skip"
 		}
 		if l.notALog {
-			fmt.Fprintf(w, "%s %s (not a session log", status, l.file)
+			fmt.Fprintf(w, "%s %s (not a session log", status, logformat.QuoteName(l.file))
 		} else {
-			fmt.Fprintf(w, "%s %s (%s", status, l.file, plural(l.calls, "call", "calls"))
+			fmt.Fprintf(w, "%s %s (%s", status, logformat.QuoteName(l.file), plural(l.calls, "call", "calls"))
 		}
 		if len(l.findings) > 0 {
 			fmt.Fprintf(w, ", %s", plural(len(l.findings), "finding", "findings"))
@@ -129,9 +161,9 @@ func (s *textSink) Close(t *Totals) error {
 			if key := f.CallID + "\x00" + fmt.Sprint(f.Line); key != lastCall {
 				lastCall = key
 				if f.CallID == "" {
-					fmt.Fprintf(w, "  %s (log)\n", location(f))
+					fmt.Fprintf(w, "  %s (log)\n", termLocation(f))
 				} else {
-					fmt.Fprintf(w, "  %s %s %s\n", location(f), f.CallID, f.Tool)
+					fmt.Fprintf(w, "  %s %s %s\n", termLocation(f), logformat.QuoteName(f.CallID), logformat.QuoteName(f.Tool))
 				}
 			}
 			s.writeFinding(w, f, "    ")
@@ -147,9 +179,9 @@ func (s *textSink) Close(t *Totals) error {
 		fmt.Fprintln(w)
 		for _, c := range cl {
 			f := &c.first
-			fmt.Fprintf(w, "%s, 1 cause: %s", plural(c.calls, "call", "calls"), f.Headline())
+			fmt.Fprintf(w, "%s, 1 cause: %s", c.header(), f.Headline())
 			if f.Tool != "" {
-				fmt.Fprintf(w, " · %s", f.Tool)
+				fmt.Fprintf(w, " · %s", logformat.QuoteName(f.Tool))
 			}
 			fmt.Fprintf(w, " · %s\n", f.Projector)
 			s.writeFinding(w, f, "  ")
@@ -163,7 +195,7 @@ func (s *textSink) Close(t *Totals) error {
 					n++
 					if len(samples) < SamplesPerCluster {
 						x := &l.findings[i]
-						samples = append(samples, strings.TrimSpace(location(x)+" "+x.CallID))
+						samples = append(samples, strings.TrimSpace(termLocation(x)+" "+logformat.QuoteName(x.CallID)))
 					}
 				}
 			}
@@ -201,14 +233,25 @@ func worstOf(fs []replay.Finding) replay.Severity {
 	return w
 }
 
+// writeFinding prints one finding; what came from the log (message parts,
+// diff lines) is sanitized for the terminal as show does.
 func (s *textSink) writeFinding(w io.Writer, f *replay.Finding, indent string) {
-	fmt.Fprintf(w, "%s%s %s [%s]: %s\n", indent, sevWord(f.Sev), f.Headline(), f.Projector, f.Message)
+	fmt.Fprintf(w, "%s%s %s [%s]: %s\n", indent, sevWord(f.Sev), f.Headline(), f.Projector, cards.Sanitize(f.Message))
 	for _, d := range f.Diff {
-		fmt.Fprintf(w, "%s  %s\n", indent, d)
+		fmt.Fprintf(w, "%s  %s\n", indent, cards.Sanitize(d))
 	}
 	if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
 		fmt.Fprintf(w, "%s  → %s\n", indent, cmd)
 	}
+}
+
+// termLocation is location with the file name quoted when a terminal
+// must not get it raw.
+func termLocation(f *replay.Finding) string {
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d", logformat.QuoteName(f.File), f.Line)
+	}
+	return logformat.QuoteName(f.File)
 }
 
 func sevWord(s replay.Severity) string {

@@ -152,10 +152,11 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		return err
 	}
 	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
-	paths, err := cmdutil.ExpandLogs(args, o.filter, stderr)
+	in, err := cmdutil.ExpandLogInputs(args, o.filter, stderr)
 	if err != nil {
 		return err
 	}
+	paths := in.Paths
 
 	tty := stdoutTerminal(stdout)
 	width := showWidth(o.width, tty)
@@ -186,7 +187,12 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	}
 	for _, path := range paths {
 		s.startLog(path)
-		sum, err := readCalls(path, logformat.Options{}, s.call)
+		var sum *logformat.Summary
+		if e := in.Errs[path]; e != nil {
+			sum, err = &logformat.Summary{File: path}, e
+		} else {
+			sum, err = readCalls(path, logformat.Options{}, s.call)
+		}
 		if s.html != nil {
 			s.html.EndLog(&replay.LogResult{File: path, Summary: sum})
 		}
@@ -196,7 +202,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			if errors.As(err, &we) {
 				return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: we.err}
 			}
-			fmt.Fprintf(stderr, "dsh-replay: %v\n", err)
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
 			failed = true
 		}
 	}
@@ -396,11 +402,10 @@ type views struct {
 
 func (s *shower) present(c *logformat.Call) views {
 	var v views
-	tool := s.reg.Lookup(c.Name)
+	tool := s.reg.PresenterTool(c.Name, c.Host, c.Arguments)
 	if tool == nil || c.ArgumentsError != "" || c.Arguments.IsUndefined() {
 		return v
 	}
-	tool = s.reg.PresenterTool(c.Name, c.Arguments)
 	if viol := tool.Declines(c.Arguments); len(viol) > 0 {
 		s.noteDeclined(c, viol[0].Message)
 	}

@@ -228,14 +228,29 @@ func TestSubagentInstances(t *testing.T) {
 	}
 }
 
-// TestSubagentForkWording: DSH words a background start "job", LasmeX
-// "task" (the default); "fork": "dsh" selects DSH's, per instance.
-func TestSubagentForkWording(t *testing.T) {
-	r := registry(t, `{"plugins":{"tool-subagent":[{"toolName":"subagent","fork":"dsh"},{"toolName":"subagent_codex"}]}}`)
-	for tool_, want := range map[string]string{"subagent": "started background subagent job j", "subagent_codex": "started background subagent task j"} {
-		got, err := renderText(t, tool(t, r, tool_), `{}`, `{"kind":"background","jobId":"j"}`)
-		if err != nil || got != want {
-			t.Errorf("%s: %q %v, want %q", tool_, got, err, want)
+// TestSubagentHosts: DSH calls a background subagent run a job, LasmeX a
+// task; a log names its host (LookupFor), or --config pins one.
+func TestSubagentHosts(t *testing.T) {
+	r := registry(t, "")
+	value := `{"kind":"background","jobId":"j"}`
+	for _, c := range []struct{ name, host, want string }{
+		{"subagent", "", "started background subagent task j"},
+		{"subagent", "lasmex", "started background subagent task j"},
+		{"subagent", "dsh", "started background subagent job j"},
+		{"subagent_codex", "dsh", "started background subagent job j"},
+		{"subagent_codex", "", "started background subagent task j"},
+	} {
+		tl := r.LookupFor(c.name, c.host)
+		if tl == nil {
+			t.Fatalf("%s for %q: not found", c.name, c.host)
 		}
+		got, err := renderText(t, tl, `{}`, value)
+		if err != nil || got != c.want {
+			t.Errorf("%s for %q: %q, %v; want %q", c.name, c.host, got, err, c.want)
+		}
+	}
+	pinned := registry(t, `{"host":"dsh"}`)
+	if got, _ := renderText(t, pinned.LookupFor("subagent", "lasmex"), `{}`, value); got != "started background subagent job j" {
+		t.Errorf("--config host dsh: %q", got)
 	}
 }

@@ -47,6 +47,16 @@ func Register(r *projector.Registry) error {
 		}
 	}
 	r.AddMatcher(matcher)
+	if r.Config.Host == "" {
+		// The hosts word a background subagent's start differently.
+		subs, matcher := subagentTools(r.Config.WithHost("dsh"))
+		for _, t := range subs {
+			if err := r.AddHostTool("dsh", t); err != nil {
+				return err
+			}
+		}
+		r.AddHostMatcher("dsh", matcher)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -124,7 +125,8 @@ func joinPart(v jsonv.Value) string {
 }
 
 // Goal tools (packages/goal/tool-goal/src/index.ts): one shared output.
-var goalOutput = toolkit.MustCompile(`{"oneOf":[
+var goalOutput = sync.OnceValue(func() jsonv.Value {
+	return toolkit.MustCompile(`{"oneOf":[
  {"type":"object","additionalProperties":false,"properties":{"goal":{"type":"null","required":true}}},
  {"type":"object","additionalProperties":false,"properties":{
    "goal":{"type":"object","additionalProperties":false,"required":true,"properties":{
@@ -136,9 +138,10 @@ var goalOutput = toolkit.MustCompile(`{"oneOf":[
      "maxGoalRounds":{"type":"integer","required":true},
      "blockedReason":{"type":"object","additionalProperties":false,"properties":{"code":{"type":"string","required":true},"message":{"type":"string","required":true}}}}},
    "activation":{"type":"string","required":true,"enum":["armed","disarmed"]}}}]}`)
+})
 
 func goalTools() []*projector.Tool {
-	out := func() *projector.Output { return &projector.Output{Schema: goalOutput, Render: jsonText} }
+	out := func() *projector.Output { return &projector.Output{Schema: goalOutput(), Render: jsonText} }
 	return []*projector.Tool{
 		{
 			Name: "get_goal", Plugin: "tool-goal", Parameters: params("get_goal"), Output: out(),

@@ -13,14 +13,12 @@ import (
 // loaded once per backend, each instance with its own `toolName` (shipped:
 // subagent, subagent_fork, subagent_codex, subagent_claude_code), so the
 // "tool-subagent" options may be one object or an array of instance objects.
-// The two hosts word a background start differently (LasmeX: "task", DSH:
-// "job"), which the log does not tell apart: LasmeX's is the default, and
-// an option that is this port's own (upstream has no such key), "fork":
-// "dsh", selects DSH's, as plugins["tool-web"].fork does for web_search.
-var subagentOutput = toolkit.MustCompile(`{"oneOf":[
+var subagentOutput = sync.OnceValue(func() jsonv.Value {
+	return toolkit.MustCompile(`{"oneOf":[
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"background"},"jobId":{"type":"string","required":true}}},
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"continuable"},"subagentId":{"type":"string","required":true}}},
  {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"foreground"},"runId":{"type":"string","required":true},"output":{"type":"array","required":true,"items":{"type":"json"}}}}]}`)
+})
 
 const (
 	freshPromptDescription  = "The complete, self-contained task for the subagent. It does not share this conversation's context, so include everything it needs."
@@ -34,7 +32,7 @@ type subagentInstance struct {
 	toolName    string
 	background  bool
 	continuable bool
-	dsh         bool // DSH's wording
+	host        string // "dsh" for DSH's wording (see renderSubagent)
 }
 
 func subagentInstances(cfg projector.Config) []subagentInstance {
@@ -59,7 +57,6 @@ func subagentInstances(cfg projector.Config) []subagentInstance {
 			in.background = v.Bool()
 		}
 		in.continuable = o.Get("backgroundMode").Str() == "continuable"
-		in.dsh = o.Get("fork").Str() == "dsh"
 		if !seen[in.toolName] {
 			seen[in.toolName] = true
 			out = append(out, in)
@@ -101,24 +98,29 @@ func subagentTool(in subagentInstance) *projector.Tool {
 		Name:       in.toolName,
 		Plugin:     "tool-subagent",
 		Parameters: subagentParameters(in),
-		Output: &projector.Output{Schema: subagentOutput, Render: func(args, value jsonv.Value) (jsonv.Value, error) {
-			return renderSubagent(args, value, in.dsh)
-		}},
+		Output:     &projector.Output{Schema: subagentOutput(), Render: renderSubagent(in.host)},
 		// No presenters: UIs draw subagent cards by tool name (fallback generic card).
 	}
 }
 
-func renderSubagent(_, value jsonv.Value, dsh bool) (jsonv.Value, error) {
+// renderSubagent is tool-subagent's render; DSH calls a background run a
+// job, LasmeX a task.
+func renderSubagent(host string) func(_, value jsonv.Value) (jsonv.Value, error) {
+	started := "started background subagent task "
+	if host == "dsh" {
+		started = "started background subagent job "
+	}
+	return func(args, value jsonv.Value) (jsonv.Value, error) { return renderSubagentWith(started, value) }
+}
+
+func renderSubagentWith(started string, value jsonv.Value) (jsonv.Value, error) {
 	kind, err := prop(value, "kind")
 	if err != nil {
 		return jsonv.Value{}, err
 	}
 	switch {
 	case kind.IsString() && kind.Str() == "background":
-		if dsh {
-			return text("started background subagent job " + str(value.Get("jobId")))
-		}
-		return text("started background subagent task " + str(value.Get("jobId")))
+		return text(started + str(value.Get("jobId")))
 	case kind.IsString() && kind.Str() == "continuable":
 		return text("started subagent " + str(value.Get("subagentId")))
 	}
@@ -142,6 +144,7 @@ func renderSubagent(_, value jsonv.Value, dsh bool) (jsonv.Value, error) {
 func subagentTools(cfg projector.Config) ([]*projector.Tool, projector.Matcher) {
 	var tools []*projector.Tool
 	for _, in := range subagentInstances(cfg) {
+		in.host = cfg.Host
 		tools = append(tools, subagentTool(in))
 	}
 	// Presets add provider-bound instances (subagent_codex, subagent_claude_code,
@@ -155,7 +158,7 @@ func subagentTools(cfg projector.Config) ([]*projector.Tool, projector.Matcher) 
 		if t, ok := cache.Load(name); ok {
 			return t.(*projector.Tool)
 		}
-		t, _ := cache.LoadOrStore(name, subagentTool(subagentInstance{toolName: name, background: true}))
+		t, _ := cache.LoadOrStore(name, subagentTool(subagentInstance{toolName: name, background: true, host: cfg.Host}))
 		return t.(*projector.Tool)
 	}
 	return tools, matcher

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -9,7 +10,8 @@ import (
 )
 
 // todo_write (packages/todo/tool-todo/src/index.ts).
-var todoOutput = toolkit.MustCompile(`{"type":"object","additionalProperties":false,"properties":{
+var todoOutput = sync.OnceValue(func() jsonv.Value {
+	return toolkit.MustCompile(`{"type":"object","additionalProperties":false,"properties":{
  "todos":{"type":"array","required":true,"items":{"type":"object","additionalProperties":false,"properties":{
    "content":{"type":"string","required":true},
    "status":{"type":"string","required":true,"enum":["pending","in_progress","completed"]}}}},
@@ -17,6 +19,7 @@ var todoOutput = toolkit.MustCompile(`{"type":"object","additionalProperties":fa
    "pending":{"type":"integer","required":true},
    "inProgress":{"type":"integer","required":true},
    "completed":{"type":"integer","required":true}}}}}`)
+})
 
 func todoTools(_ projector.Config) []*projector.Tool {
 	return []*projector.Tool{{
@@ -24,7 +27,7 @@ func todoTools(_ projector.Config) []*projector.Tool {
 		Plugin:     "tool-todo",
 		Parameters: params("todo_write"),
 		Output: &projector.Output{
-			Schema: todoOutput,
+			Schema: todoOutput(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				counts, err := prop(value, "counts")
 				if err != nil {

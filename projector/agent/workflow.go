@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -10,7 +11,9 @@ import (
 
 // workflow (packages/workflow/tool-workflow/src/index.ts) and ralph
 // (packages/workflow/tool-ralph/src/index.ts): generic cards, capped JSON renders.
-var runOutput = toolkit.MustCompile(`{"type":"object","additionalProperties":false,"properties":{"runId":{"type":"string","required":true},"agentsStarted":{"type":"integer","required":true},"result":{"type":"json","required":true}}}`)
+var runOutput = sync.OnceValue(func() jsonv.Value {
+	return toolkit.MustCompile(`{"type":"object","additionalProperties":false,"properties":{"runId":{"type":"string","required":true},"agentsStarted":{"type":"integer","required":true},"result":{"type":"json","required":true}}}`)
+})
 
 // bareGeneric is the constant completed-state card {card:'generic'}.
 func bareGeneric(jsonv.Value, projector.Result) jsonv.Value {
@@ -26,7 +29,7 @@ func workflowTools(cfg projector.Config) []*projector.Tool {
 			Name:       name,
 			Plugin:     "tool-workflow",
 			Parameters: params("workflow"),
-			Output: &projector.Output{Schema: runOutput, Render: func(args, value jsonv.Value) (jsonv.Value, error) {
+			Output: &projector.Output{Schema: runOutput(), Render: func(args, value jsonv.Value) (jsonv.Value, error) {
 				meta, err := prop(args, "meta")
 				if err != nil {
 					return jsonv.Value{}, err
@@ -56,7 +59,7 @@ func workflowTools(cfg projector.Config) []*projector.Tool {
 			Name:       "ralph",
 			Plugin:     "tool-ralph",
 			Parameters: params("ralph"),
-			Output: &projector.Output{Schema: runOutput, Render: func(_, value jsonv.Value) (jsonv.Value, error) {
+			Output: &projector.Output{Schema: runOutput(), Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				s, err := renderRalph(value.Get("result"), ralphMax)
 				if err != nil {
 					return jsonv.Value{}, err

@@ -3,6 +3,7 @@ package code
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -14,7 +15,8 @@ const lspRange = `{"type":"object","additionalProperties":false,"properties":{
  "start":{"type":"object","additionalProperties":false,"required":true,"properties":{"line":{"type":"integer","required":true},"character":{"type":"integer","required":true}}},
  "end":{"type":"object","additionalProperties":false,"required":true,"properties":{"line":{"type":"integer","required":true},"character":{"type":"integer","required":true}}}}}`
 
-var lspOutput = toolkit.MustCompile(`{"oneOf":[
+var lspOutput = sync.OnceValue(func() jsonv.Value {
+	return toolkit.MustCompile(`{"oneOf":[
  {"type":"object","additionalProperties":false,"properties":{
    "kind":{"type":"string","required":true,"const":"locations"},
    "locations":{"type":"array","required":true,"items":{"type":"object","additionalProperties":false,"properties":{
@@ -25,6 +27,7 @@ var lspOutput = toolkit.MustCompile(`{"oneOf":[
    "kind":{"type":"string","required":true,"const":"hover"},
    "hover":{"required":true,"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"properties":{
      "contents":{"type":"string","required":true},"range":` + lspRange + `}}]}}}]}`)
+})
 
 func lspTool(cfg projector.Config) *projector.Tool {
 	maxLocations := cfg.PluginInt("tool-lsp", "maxLocations", 100)
@@ -33,7 +36,7 @@ func lspTool(cfg projector.Config) *projector.Tool {
 		Name:       "lsp",
 		Plugin:     "tool-lsp",
 		Parameters: params("lsp"),
-		Output: &projector.Output{Schema: lspOutput, Render: func(_, value jsonv.Value) (jsonv.Value, error) {
+		Output: &projector.Output{Schema: lspOutput(), Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 			kind, err := prop(value, "kind")
 			if err != nil {
 				return jsonv.Value{}, err

@@ -13,7 +13,9 @@ import (
 // named mcp__<server>__<raw>, no presenters. The input schema is the
 // server's and is not in the log; the output schema's structuredContent
 // branch is the server's too, so it is left open.
-var mcpOutput = jsonv.MustParse(`{"type":"object","properties":{"content":{"type":"array","items":{}},"structuredContent":{}},"required":["content"],"additionalProperties":false}`)
+var mcpOutput = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","properties":{"content":{"type":"array","items":{}},"structuredContent":{}},"required":["content"],"additionalProperties":false}`)
+})
 
 func mcpMatcher() projector.Matcher {
 	var cache sync.Map
@@ -29,7 +31,7 @@ func mcpMatcher() projector.Matcher {
 			Name:       name,
 			Plugin:     "mcp-client",
 			Parameters: jsonv.MustParse(`{"type":"object"}`),
-			Output: &projector.Output{Schema: mcpOutput, Render: func(_, value jsonv.Value) (jsonv.Value, error) {
+			Output: &projector.Output{Schema: mcpOutput(), Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				content, err := prop(value, "content")
 				if err != nil {
 					return jsonv.Value{}, err

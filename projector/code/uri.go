@@ -3,6 +3,7 @@ package code
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -23,8 +24,8 @@ func renderURI(uri, workspaceURI string) string {
 	if !ok || !workspace.file {
 		return uri
 	}
-	windowsWorld := workspace.host != "" || drivePath.MatchString(workspace.path)
-	targetWindows := windowsWorld && (target.host != "" || drivePath.MatchString(target.path))
+	windowsWorld := workspace.host != "" || drivePath().MatchString(workspace.path)
+	targetWindows := windowsWorld && (target.host != "" || drivePath().MatchString(target.path))
 	wsPath, ok1 := filePath(workspace, windowsWorld)
 	tPath, ok2 := filePath(target, targetWindows)
 	if !ok1 || !ok2 {
@@ -55,7 +56,7 @@ func renderURI(uri, workspaceURI string) string {
 	return rendered
 }
 
-var drivePath = regexp.MustCompile(`(?i)^/[a-z](?::|%3A)`)
+var drivePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^/[a-z](?::|%3A)`) })
 
 // fileURL is the part of a parsed WHATWG URL renderUri reads.
 type fileURL struct {

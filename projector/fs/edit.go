@@ -3,9 +3,12 @@ package fs
 import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"sync"
 )
 
-var editOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"before":{"type":"string"},"after":{"type":"string"}},"required":["path","before","after"]}`)
+var editOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"before":{"type":"string"},"after":{"type":"string"}},"required":["path","before","after"]}`)
+})
 
 // editTool is edit.ts:78-168.
 func editTool(escalation []projector.Param) *projector.Tool {
@@ -20,7 +23,7 @@ func editTool(escalation []projector.Param) *projector.Tool {
 		Plugin:     Plugin,
 		Parameters: projector.ParamSchema(params...),
 		Output: &projector.Output{
-			Schema: editOutputSchema,
+			Schema: editOutputSchema(),
 			Render: func(args, value jsonv.Value) (jsonv.Value, error) {
 				path := jsonv.ToString(value.Get("path"))
 				if orElse(args.Get("replace_all"), jsonv.BoolValue(false)).Truthy() {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -14,7 +15,9 @@ type readCaps struct {
 	limit, maxLineLength, maxBytes, streamMinSize int
 }
 
-var readOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"offset":{"type":"integer"},"lines":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"number":{"type":"integer"},"text":{"type":"string"}},"required":["number","text"]}},"totalLines":{"type":"integer"}},"required":["path","offset","lines","totalLines"]}`)
+var readOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"offset":{"type":"integer"},"lines":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"number":{"type":"integer"},"text":{"type":"string"}},"required":["number","text"]}},"totalLines":{"type":"integer"}},"required":["path","offset","lines","totalLines"]}`)
+})
 
 // readTool is read.ts:69-208.
 func readTool(caps readCaps) *projector.Tool {
@@ -27,7 +30,7 @@ func readTool(caps readCaps) *projector.Tool {
 			projector.Param{Name: "limit", Type: "number", Description: "Maximum number of lines to return. Defaults to " + strconv.Itoa(caps.limit) + "."},
 		),
 		Output: &projector.Output{
-			Schema: readOutputSchema,
+			Schema: readOutputSchema(),
 			Render: func(args, value jsonv.Value) (jsonv.Value, error) {
 				limit, err := parseReadArgs(args, caps.limit)
 				if err != nil {

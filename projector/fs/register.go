@@ -46,8 +46,14 @@ func Register(r *projector.Registry) error {
 				Description: "Required with sandbox_permissions: one sentence for the user explaining why this exact file operation needs the wider access."},
 		}
 	}
-	for _, t := range []*projector.Tool{readTool(caps), readImageTool(), writeTool(escalation), editTool(escalation)} {
+	for _, t := range []*projector.Tool{readTool(caps), readImageTool(cfg.Host), writeTool(escalation), editTool(escalation)} {
 		if err := r.Add(t); err != nil {
+			return err
+		}
+	}
+	if cfg.Host == "" {
+		// The hosts differ on read_image (DSH records downscaled images).
+		if err := r.AddHostTool("dsh", readImageTool("dsh")); err != nil {
 			return err
 		}
 	}

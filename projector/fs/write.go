@@ -3,9 +3,12 @@ package fs
 import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"sync"
 )
 
-var writeOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"operation":{"type":"string","enum":["create","update"]},"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"type":"string"}},"required":["path","operation","before","after"]}`)
+var writeOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"operation":{"type":"string","enum":["create","update"]},"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"type":"string"}},"required":["path","operation","before","after"]}`)
+})
 
 // writeTool is write.ts:55-150.
 func writeTool(escalation []projector.Param) *projector.Tool {
@@ -18,7 +21,7 @@ func writeTool(escalation []projector.Param) *projector.Tool {
 		Plugin:     Plugin,
 		Parameters: projector.ParamSchema(params...),
 		Output: &projector.Output{
-			Schema: writeOutputSchema,
+			Schema: writeOutputSchema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				verb := "Updated"
 				if op := value.Get("operation"); op.IsString() && op.Str() == "create" {

@@ -315,13 +315,15 @@ func hostPackage(p string) bool {
 // a plugin calls: its definitions are marked as made by defineTool.
 func toolsPackage(p string) bool { return p == "@deepseek-ai/dsh-tools" || p == "lasmex-tools" }
 
-var nodeBuiltins = map[string]bool{}
-
-func init() {
-	for _, m := range strings.Fields("assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain events fs fs/promises http http2 https inspector module net os path path/posix path/win32 perf_hooks process punycode querystring readline repl stream stream/promises string_decoder sys timers timers/promises tls trace_events tty url util util/types v8 vm wasi worker_threads zlib") {
-		nodeBuiltins[m] = true
+// nodeBuiltins are Node's built-in modules, built on first use (nothing a
+// command may not use is built at start-up).
+var nodeBuiltins = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range strings.Fields("assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain events fs fs/promises http http2 https inspector module net os path path/posix path/win32 perf_hooks process punycode querystring readline repl stream stream/promises string_decoder sys timers timers/promises tls trace_events tty url util util/types v8 vm wasi worker_threads zlib") {
+		m[name] = true
 	}
-}
+	return m
+})
 
 // resolving marks esbuild's own resolution of a host package, which the
 // sandbox plugin lets through.
@@ -359,7 +361,7 @@ func build(entry string, installed bool) (code string, real bool, inputs []strin
 				switch {
 				case strings.HasPrefix(a.Path, "node:"):
 					return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, "node:"), Namespace: "dsh-node"}, nil
-				case nodeBuiltins[a.Path]:
+				case nodeBuiltins()[a.Path]:
 					return api.OnResolveResult{Path: a.Path, Namespace: "dsh-node"}, nil
 				case hostPackage(a.Path):
 					if _, inner := a.PluginData.(resolving); inner {
@@ -451,8 +453,10 @@ func build(entry string, installed bool) (code string, real bool, inputs []strin
 }
 
 var (
-	createRequireCall = regexp.MustCompile(`createRequire\(\s*import\.meta\.url\s*\)\(\s*('[^'\\\n]*'|"[^"\\\n]*")\s*\)`)
-	importMetaRef     = regexp.MustCompile(`\bimport\.meta\b`)
+	createRequireCall = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`createRequire\(\s*import\.meta\.url\s*\)\(\s*('[^'\\\n]*'|"[^"\\\n]*")\s*\)`)
+	})
+	importMetaRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bimport\.meta\b`) })
 )
 
 // importMeta gives a module its import.meta ({url: its file: URL}), and
@@ -460,8 +464,8 @@ var (
 // which esbuild bundles. The binding goes on the first line (after a
 // shebang), so that the source map's lines still hold.
 func importMeta(src, path string) string {
-	src = createRequireCall.ReplaceAllString(src, "require($1)")
-	src = importMetaRef.ReplaceAllLiteralString(src, "__dshImportMeta")
+	src = createRequireCall().ReplaceAllString(src, "require($1)")
+	src = importMetaRef().ReplaceAllLiteralString(src, "__dshImportMeta")
 	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 	decl := "var __dshImportMeta = { url: " + strconv.Quote(u) + " };"
 	at := 0

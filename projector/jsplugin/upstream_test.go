@@ -50,11 +50,7 @@ func upstreamConfig(t testing.TB, tree string) projector.Config {
   "plan-mode": {"section": "Plan first."},
   "tool-memory": {"mutationPolicy": "approval", "defaultResultLimit": 20, "pinnedContextMaxBytes": 4096, "pinnedContextMaxItems": 16}
 }`)
-	if upstreamHost(t, tree) == "dsh" {
-		plugins = plugins.With("tool-web", jsonv.MustParse(`{"fork": "dsh"}`)).
-			With("tool-subagent", jsonv.MustParse(`{"provider": "spawn", "fork": "dsh"}`))
-	}
-	return projector.Config{Plugins: plugins}
+	return projector.Config{Plugins: plugins, Host: upstreamHost(t, tree)}
 }
 
 // upstreamHost is "dsh" or "lasmex", from the tree's root package.

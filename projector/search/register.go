@@ -11,14 +11,23 @@ package search
 import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"sync"
 )
 
 // Compiled schemas exactly as upstream's DSL compiles them (glob.ts, grep.ts).
 var (
-	globParameters = jsonv.MustParse(`{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches the basename at any depth, so \"*\" and \"*.ts\" both search the whole tree; include a separator to anchor the depth."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`)
-	globOutput     = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"root":{"type":"string"},"paths":{"type":"array","items":{"type":"string"}}},"required":["root","paths"]}`)
-	grepParameters = jsonv.MustParse(`{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (ripgrep syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`)
-	grepOutput     = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"matches":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"lineNumber":{"type":"integer"},"line":{"type":"string"}},"required":["path","lineNumber","line"]}}},"required":["matches"]}`)
+	globParameters = sync.OnceValue(func() jsonv.Value {
+		return jsonv.MustParse(`{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches the basename at any depth, so \"*\" and \"*.ts\" both search the whole tree; include a separator to anchor the depth."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`)
+	})
+	globOutput = sync.OnceValue(func() jsonv.Value {
+		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"root":{"type":"string"},"paths":{"type":"array","items":{"type":"string"}}},"required":["root","paths"]}`)
+	})
+	grepParameters = sync.OnceValue(func() jsonv.Value {
+		return jsonv.MustParse(`{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (ripgrep syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`)
+	})
+	grepOutput = sync.OnceValue(func() jsonv.Value {
+		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"matches":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"lineNumber":{"type":"integer"},"line":{"type":"string"}},"required":["path","lineNumber","line"]}}},"required":["matches"]}`)
+	})
 )
 
 // Register adds this family's tools to r (reading options from r.Config).
@@ -62,9 +71,9 @@ func GlobTool(caps Caps) *projector.Tool {
 	return &projector.Tool{
 		Name:       "glob",
 		Plugin:     Plugin,
-		Parameters: globParameters,
+		Parameters: globParameters(),
 		Output: &projector.Output{
-			Schema: globOutput,
+			Schema: globOutput(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				root, paths, err := globValue(value)
 				if err != nil {
@@ -92,9 +101,9 @@ func GrepTool(caps Caps) *projector.Tool {
 	return &projector.Tool{
 		Name:       "grep",
 		Plugin:     Plugin,
-		Parameters: grepParameters,
+		Parameters: grepParameters(),
 		Output: &projector.Output{
-			Schema: grepOutput,
+			Schema: grepOutput(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				matches, err := grepValue(value)
 				if err != nil {

@@ -23,7 +23,7 @@ func newShellTool(name, plugin string, params jsonv.Value, o shellOptions) *proj
 		Plugin:     plugin,
 		Parameters: params,
 		Output: &projector.Output{
-			Schema: shellOutputSchema,
+			Schema: shellOutputSchema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				if value.Get("kind").IsString() && value.Get("kind").Str() == "background" {
 					return text("started background job " + jsonv.ToString(value.Get("jobId")))
@@ -216,7 +216,7 @@ func newPersistentShell(name, plugin, commandDesc string) *projector.Tool {
 		Plugin:     plugin,
 		Parameters: params,
 		Output: &projector.Output{
-			Schema: persistentOutputSchema,
+			Schema: persistentOutputSchema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				return jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", value))), nil
 			},

@@ -44,7 +44,7 @@ func jobTools() []*projector.Tool {
 		{
 			Name: "job_output", Plugin: "tool-jobs", Parameters: outParams,
 			Output: &projector.Output{
-				Schema: jobOutputSchema,
+				Schema: jobOutputSchema(),
 				Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 					body := value.Get("text").Str()
 					if body == "" {
@@ -65,7 +65,7 @@ func jobTools() []*projector.Tool {
 		{
 			Name: "job_list", Plugin: "tool-jobs", Parameters: listParams,
 			Output: &projector.Output{
-				Schema: jobListSchema,
+				Schema: jobListSchema(),
 				Render: func(_, jobs jsonv.Value) (jsonv.Value, error) {
 					if jobs.Len() == 0 {
 						return text("(no background jobs)")
@@ -85,7 +85,7 @@ func jobTools() []*projector.Tool {
 		{
 			Name: "job_kill", Plugin: "tool-jobs", Parameters: killParams,
 			Output: &projector.Output{
-				Schema: jobKillSchema,
+				Schema: jobKillSchema(),
 				Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 					job := value.Get("job")
 					if o := value.Get("outcome"); o.IsString() && o.Str() == "already-finished" {

@@ -103,7 +103,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 		{
 			Name: "terminal_open", Plugin: plugin, Parameters: openParams,
 			Output: &projector.Output{
-				Schema: terminalOpenSchema,
+				Schema: terminalOpenSchema(),
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) { return text(renderSpawn(v, maxBytes)) },
 			},
 			PresentCall: gated(openParams, func(args jsonv.Value) jsonv.Value {
@@ -118,7 +118,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 		{
 			Name: "terminal_send", Plugin: plugin, Parameters: sendParams,
 			Output: &projector.Output{
-				Schema: terminalSendSchema,
+				Schema: terminalSendSchema(),
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) {
 					if k := v.Get("kind"); k.IsString() && k.Str() == "background" {
 						return text("started background job " + jsonv.ToString(v.Get("jobId")))
@@ -168,7 +168,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 		{
 			Name: "terminal_read", Plugin: plugin, Parameters: readParams,
 			Output: &projector.Output{
-				Schema: terminalReadSchema,
+				Schema: terminalReadSchema(),
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) { return text(renderRead(v, maxBytes)) },
 			},
 			PresentCall: gated(readParams, func(args jsonv.Value) jsonv.Value {
@@ -179,7 +179,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 		{
 			Name: "terminal_signal", Plugin: plugin, Parameters: signalParams,
 			Output: &projector.Output{
-				Schema: terminalSignalSchema,
+				Schema: terminalSignalSchema(),
 				Render: func(args, v jsonv.Value) (jsonv.Value, error) {
 					return text("delivered " + jsonv.ToString(args.Get("signal")) + " to foreground process group " + jsonv.ToString(v.Get("targetPgid")))
 				},
@@ -192,7 +192,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 		{
 			Name: "terminal_close", Plugin: plugin, Parameters: closeParams,
 			Output: &projector.Output{
-				Schema: terminalCloseSchema,
+				Schema: terminalCloseSchema(),
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) {
 					id := jsonv.ToString(v.Get("sessionId"))
 					if o := v.Get("outcome"); o.IsString() && o.Str() == "closed" {
@@ -209,7 +209,7 @@ func terminalTools(o terminalOptions) []*projector.Tool {
 		{
 			Name: "terminal_list", Plugin: plugin, Parameters: listParams,
 			Output: &projector.Output{
-				Schema: terminalListSchema,
+				Schema: terminalListSchema(),
 				Render: func(_, v jsonv.Value) (jsonv.Value, error) { return text(renderList(v, maxBytes)) },
 			},
 			PresentCall: gated(listParams, func(jsonv.Value) jsonv.Value {

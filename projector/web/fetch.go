@@ -4,12 +4,17 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/web/turndown"
+	"sync"
 )
 
 // fetchOutputSchema is web_fetch's compiled output schema.
-var fetchOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"statusCode":{"type":"integer"},"body":{"oneOf":[{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"html"},"content":{"type":"string"}},"required":["kind","content"]},{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"text"},"content":{"type":"string"}},"required":["kind","content"]}]},"truncated":{"type":"boolean"}},"required":["url","statusCode","body","truncated"]}`)
+var fetchOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"statusCode":{"type":"integer"},"body":{"oneOf":[{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"html"},"content":{"type":"string"}},"required":["kind","content"]},{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"text"},"content":{"type":"string"}},"required":["kind","content"]}]},"truncated":{"type":"boolean"}},"required":["url","statusCode","body","truncated"]}`)
+})
 
-var fetchParameters = jsonv.MustParse(`{"type":"object","properties":{"url":{"type":"string","description":"The HTTP(S) URL to fetch."}},"required":["url"]}`)
+var fetchParameters = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","properties":{"url":{"type":"string","description":"The HTTP(S) URL to fetch."}},"required":["url"]}`)
+})
 
 // TruncationFooter is appended when the provider or the output cap cut
 // content (78 UTF-16 units).
@@ -21,9 +26,9 @@ func FetchTool(o Options) *projector.Tool {
 	return &projector.Tool{
 		Name:       "web_fetch",
 		Plugin:     Plugin,
-		Parameters: fetchParameters,
+		Parameters: fetchParameters(),
 		Output: &projector.Output{
-			Schema: fetchOutputSchema,
+			Schema: fetchOutputSchema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				r, err := RenderFetchOutput(value, max)
 				if err != nil {

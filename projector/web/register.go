@@ -60,6 +60,9 @@ type Options struct {
 // load; an invalid option is upstream's load failure.
 func ReadOptions(cfg projector.Config) (Options, error) {
 	o := Options{Fork: ForkLasmeX}
+	if cfg.Host == ForkDSH {
+		o.Fork = ForkDSH
+	}
 	var err error
 	if o.Search, err = boolOption(cfg, "search", true); err != nil {
 		return o, err
@@ -133,12 +136,18 @@ func Register(r *projector.Registry) error {
 			return err
 		}
 	}
-	// Unless --config names the host, a call in the other host's argument
-	// shape is drawn by that host's web_search.
-	if o, _ := ReadOptions(r.Config); o.Search && r.Config.PluginOption(Plugin, "fork").IsUndefined() {
-		other := o
-		other.Fork = ForkDSH
-		v, err := projector.NewVariant(Plugin, `--config '{"plugins":{"tool-web":{"fork":"dsh"}}}'`, []*projector.Tool{SearchTool(other)})
+	// Unless --config names the host, a log that names its host gets that
+	// host's web_search, and in one that does not, a call in DSH's argument
+	// shape is drawn by DSH's.
+	if o, _ := ReadOptions(r.Config); o.Search && r.Config.Host == "" && r.Config.PluginOption(Plugin, "fork").IsUndefined() {
+		dsh, err := ReadOptions(r.Config.WithHost(ForkDSH))
+		if err != nil {
+			return err
+		}
+		if err := r.AddHostTool(ForkDSH, SearchTool(dsh)); err != nil {
+			return err
+		}
+		v, err := projector.NewVariant(Plugin, `--config '{"host":"dsh"}'`, []*projector.Tool{SearchTool(dsh)})
 		if err != nil {
 			return err
 		}

@@ -3,13 +3,16 @@ package web
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 
 // searchOutputSchema is web_search's compiled output schema (both forks).
-var searchOutputSchema = jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"content":{"type":"string"},"sources":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"title":{"type":"string"},"snippet":{"type":"string"},"publishedAt":{"type":"string"}},"required":["url"]}},"truncated":{"type":"boolean"}},"required":["sources","truncated"]}`)
+var searchOutputSchema = sync.OnceValue(func() jsonv.Value {
+	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"content":{"type":"string"},"sources":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"title":{"type":"string"},"snippet":{"type":"string"},"publishedAt":{"type":"string"}},"required":["url"]}},"truncated":{"type":"boolean"}},"required":["sources","truncated"]}`)
+})
 
 // SearchTool is web_search for the configured fork.
 func SearchTool(o Options) *projector.Tool {
@@ -17,7 +20,7 @@ func SearchTool(o Options) *projector.Tool {
 		Name:   "web_search",
 		Plugin: Plugin,
 		Output: &projector.Output{
-			Schema: searchOutputSchema,
+			Schema: searchOutputSchema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				text, err := FormatSearchOutput(value)
 				if err != nil {

@@ -84,11 +84,16 @@ async function run(s: Scenario): Promise<void> {
   await s.setup(env)
   await ctx.plugin(bench ? timedRecorder : Recorder, {})
   const started = performance.now()
-  const entries = script(mock, s.steps(env))
+  const entries = script(mock, s.steps(env), s)
   const expected = entries.length
   const adapter = new mock.MockAdapter(entries)
+  if (s.images) {
+    const resolve = adapter.resolveModel.bind(adapter)
+    adapter.resolveModel = async (provider: string, model: string) => ({ ...await resolve(provider, model), inputModalities: ['text', 'image'] })
+  }
   ctx.llm.registerAdapter(['mock'], adapter)
   const agent = ctx.agentLoop.create(SessionId(`${host}-${s.name}`), { provider: 'mock', model: 'mock' })
+  await s.start?.(env, agent)
   for (const text of s.prompts ?? ['go']) {
     const idle = new Promise<void>((resolve) => {
       const dispose = ctx.on('agent/status', ({ agent: subject, status }: any) => {
@@ -105,12 +110,15 @@ async function run(s: Scenario): Promise<void> {
   await ctx.sessions.flush(agent.session)
   await ctx.stop?.()
   const logs = findLogs(sessions)
-  if (logs.length !== 1) throw new Error(`${s.name}: expected one session log, found ${logs.length}`)
+  // Subagents write logs of their own; the scenarios give them no tools, so
+  // only the agent's is kept.
+  const main = logs.filter((l) => l.includes(`${host}-${s.name}`))
+  if (main.length !== 1) throw new Error(`${s.name}: expected one session log of the agent, found ${main.length} among ${logs.length}`)
   const dest = join(out, host, s.name)
   rmSync(dest, { recursive: true, force: true })
   mkdirSync(dest, { recursive: true })
-  cpSync(logs[0]!, join(dest, 'session.jsonl'))
-  const side = Recorder.sidecarPath(logs[0]!)
+  cpSync(main[0]!, join(dest, 'session.jsonl'))
+  const side = Recorder.sidecarPath(main[0]!)
   if (existsSync(side)) cpSync(side, join(dest, 'session.values.jsonl'))
   if (bench) {
     const wall = performance.now() - started
@@ -147,8 +155,34 @@ const timedRecorder = {
   },
 }
 
-function script(mock: any, steps: Step[]): unknown[] {
+function script(mock: any, steps: Step[], s?: Scenario): unknown[] {
   const resolve = (a: any, req: any): object => typeof a === 'function' ? a(req) : a
+  if (s?.childReplies !== undefined) {
+    // Parent and children take turns in an order the scheduler decides, so
+    // every entry looks at the request to see whose it is.
+    const queue: (Step | 'done')[] = [...steps, 'done']
+    // A child's prompt reaches it as a user message (LasmeX puts a runtime
+    // context message before it); the parent only has it in tool arguments.
+    const child = (req: any): string | undefined => {
+      const text = (req.messages ?? []).filter((m: any) => m.role === 'user')
+        .flatMap((m: any) => Array.isArray(m.content) ? m.content : [])
+        .filter((b: any) => b.type === 'text').map((b: any) => b.text).join('\n')
+      for (const [prompt, reply] of Object.entries(s.childReplies!)) if (text.includes(prompt)) return reply
+      return undefined
+    }
+    return Array.from({ length: steps.length + 1 + (s.children ?? 0) }, () => (req: any) => {
+      try {
+        const reply = child(req)
+        if (reply !== undefined) return mock.textResponse(reply)
+        const next = queue.shift()
+        if (next === undefined || next === 'done') return mock.textResponse('done')
+        return step(next, req)
+      } catch (error) {
+        failures.push(String(error))
+        throw error
+      }
+    })
+  }
   const entries: unknown[] = steps.map((st) => (req: any) => {
     try {
       return step(st, req)
@@ -157,7 +191,7 @@ function script(mock: any, steps: Step[]): unknown[] {
       throw error
     }
   })
-  const step = (st: Step, req: any): unknown => {
+  function step(st: Step, req: any): unknown {
     if (Array.isArray(st)) return mock.toolCallResponse(st[0], st[1], resolve(st[2], req))
     return parallel(mock, st.parallel.map(([id, name, a]) => [id, name, resolve(a, req)]))
   }
@@ -189,9 +223,10 @@ function parallel(mock: any, list: [string, string, object][]): unknown[] {
   register('./rg-hook.mjs', import.meta.url)
 }
 
-const WEB_PORT = 47613
-const WEB = `http://127.0.0.1:${WEB_PORT}`
-const server = await startServer(WEB_PORT)
+// Fetched URLs are in the values: the recordings use one fixed port
+// (--port 0 takes any free one, for runs that are only verified).
+const server = await startServer(Number(arg('port', '47613')))
+const WEB = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`
 
 for (const s of scenarios) {
   if (only !== '' && s.name !== only) continue

@@ -1,6 +1,7 @@
 // The scripted sessions. Each runs in a fresh workspace at a fixed path, with
 // the files it names, and a model that answers with the scripted tool calls.
-import type { HostName } from './host.ts'
+import { deflateSync } from 'node:zlib'
+import { pkg, type HostName } from './host.ts'
 
 export interface Env {
   host: HostName
@@ -24,10 +25,23 @@ export interface Scenario {
   files?: Record<string, string | Buffer>
   /** Tool registry config (`mode: 'both'` for run_code). */
   tools?: object
+  /** The scripted model declares image input (read_image). */
+  images?: boolean
+  /**
+   * Subagents share the scripted model: a request whose first user message
+   * is a key here is a child's, answered with that text; the number of such
+   * requests is children.
+   */
+  childReplies?: Record<string, string>
+  children?: number
   prompts?: string[]
   setup(env: Env): Promise<void>
+  /** Runs once the agent exists, before the first prompt. */
+  start?(env: Env, agent: any): Promise<void>
   steps: (env: Env) => Step[]
 }
+
+function pkgName(env: Env, name: string): string { return pkg(env.host, name) }
 
 /** The text of the most recent tool result the model has been shown. */
 export function lastResult(req: any): string {
@@ -69,6 +83,32 @@ async function shellTools(env: Env, bash: object = {}): Promise<void> {
 }
 
 const lines = (n: number, f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i + 1) + '\n').join('')
+
+/** A width×height greyscale PNG (a gradient), made with zlib. */
+function png(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (b: Buffer): number => {
+    let c = 0xffffffff
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8)
+    return (c ^ 0xffffffff) >>> 0
+  }
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const len = Buffer.alloc(4); len.writeUInt32BE(data.length)
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const c = Buffer.alloc(4); c.writeUInt32BE(crc(td))
+    return Buffer.concat([len, td, c])
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4)
+  ihdr[8] = 8; ihdr[9] = 0 // 8-bit greyscale
+  const raw = Buffer.alloc((width + 1) * height)
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw[y * (width + 1) + 1 + x] = (x + y) & 0xff
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
+}
 
 // A 1x1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
@@ -382,5 +422,109 @@ export const scenarios: Scenario[] = [
         ] as Step[]),
       ]
     },
+  },
+  {
+    // read_image with a model that takes images: small, large enough to be
+    // stored downscaled, mislabelled, and not an image.
+    name: 'images',
+    images: true,
+    files: {
+      'pixel.png': PNG,
+      'small.png': png(64, 48),
+      'large.png': png(4000, 3000),
+      'wide.png': png(3001, 1000),
+      'fake.png': 'not an image at all\n',
+      'notes.txt': 'text\n',
+    },
+    setup: async (env) => {
+      await env.use('attachment-local', { dshHome: `${env.root}/home` })
+      await fsTools(env)
+    },
+    steps: () => [
+      ['im-1', 'read_image', { file_path: 'pixel.png' }],
+      ['im-2', 'read_image', { file_path: 'small.png' }],
+      ['im-3', 'read_image', { file_path: 'large.png' }],
+      ['im-4', 'read_image', { file_path: 'wide.png' }],
+      ['im-5', 'read_image', { file_path: 'fake.png' }],
+      ['im-6', 'read_image', { file_path: 'notes.txt' }],
+      ['im-7', 'read_image', { file_path: 'missing.png' }],
+      ['im-8', 'read', { file_path: 'small.png' }],
+    ],
+  },
+  {
+    // Plan mode with a stand-in user who first sends the plan back, then
+    // approves it; and ask_user_question through the same channel.
+    name: 'plan-mode',
+    setup: async (env) => {
+      await env.use('user-questions')
+      await env.use('plan-mode', { section: 'You are in plan mode: plan, then call exit_plan_mode.' })
+      await env.use('tool-ask-user')
+      const reviews = [{ selected: ['Keep planning'], custom: 'Add a rollback step ✓' }, { selected: ['Approve'] }]
+      env.ctx.userQuestions.registerProvider({
+        ask: (request: any) => {
+          const q = request.questions[0]
+          if (q.id === 'plan-review') return Promise.resolve({ answers: [{ id: 'plan-review', ...reviews.shift()! }] })
+          return Promise.resolve({ answers: request.questions.map((x: any) => ({ id: x.id, selected: x.options?.length ? [x.options[0].label] : [], ...x.options?.length ? {} : { custom: 'Free-form answer: ünïcode' } })) })
+        },
+      })
+    },
+    start: async (env, agent) => { env.ctx.planMode.set(agent, true) },
+    steps: () => [
+      ['pm-1', 'ask_user_question', { questions: [{ id: 'db', header: 'Database', question: 'Which database?', options: [{ label: 'Postgres (Recommended)', description: 'Already in use.' }, { label: 'SQLite' }] }] }],
+      ['pm-2', 'exit_plan_mode', { plan: 'no heading here' }],
+      ['pm-3', 'exit_plan_mode', { plan: '# Migrate the store\n\n1. Add the table\n2. Backfill' }],
+      ['pm-4', 'exit_plan_mode', { plan: '# Migrate the store\n\n1. Add the table\n2. Backfill\n3. Roll back on failure ✓' }],
+      ['pm-5', 'ask_user_question', { questions: [{ id: 'name', question: 'What should the table be called?' }, { id: 'both', question: 'Pick any', multi_select: true, options: [{ label: 'a' }, { label: 'b' }] }] }],
+      ['pm-6', 'exit_plan_mode', { plan: '# Again' }],
+    ],
+  },
+  {
+    // The terminal tools on a real PTY (node-pty), with a pass-through sandbox.
+    name: 'terminal',
+    setup: async (env) => {
+      const { default: SandboxProvider } = await import(pkgName(env, 'sandbox'))
+      class PassthroughSandbox extends SandboxProvider {
+        confine(argv: readonly string[]): object {
+          return { argv: [...argv], enforcement: 'full', denialSignatures: [], runnerFailureRules: [] }
+        }
+      }
+      await env.ctx.plugin(PassthroughSandbox)
+      await env.use('terminal')
+      await env.use('sandbox-policy', { mode: 'danger-full-access', workspaceRoot: env.ws })
+      await env.use('subprocess-local')
+      await env.use('terminal-bash', { pollIntervalMs: 10, exactProbeAfterMs: 20, idleSilenceMs: 250, handoffGraceMs: 250, timeoutMs: 4000, disposeGraceMs: 500 })
+      await env.use('tool-terminal')
+    },
+    steps: (env) => [
+      ['t-1', 'terminal_open', { type: 'shell', name: 'main', cwd: env.ws }],
+      ['t-2', 'terminal_send', { sessionId: 'pty-1', text: 'export KEEP=kept; echo ready' }],
+      ['t-3', 'terminal_send', { sessionId: 'pty-1', text: 'printf "keep=%s\\n" "$KEEP"' }],
+      ['t-4', 'terminal_list', {}],
+      ['t-5', 'terminal_read', { sessionId: 'pty-1' }],
+      ['t-6', 'terminal_send', { sessionId: 'pty-1', text: 'exit 3' }],
+      ['t-7', 'terminal_send', { sessionId: 'pty-9', text: 'echo nope' }],
+    ],
+  },
+  {
+    // Subagents spawned in process on the same scripted model: one in the
+    // foreground, one in the background (collected with job_output).
+    name: 'subagent',
+    files: { 'notes.txt': 'subagent notes\n' },
+    childReplies: { 'Summarise notes.txt': 'The notes say: subagent notes ✓', 'Count to three': 'one, two, three' },
+    children: 2,
+    setup: async (env) => {
+      await fsTools(env)
+      await env.use('jobs-local')
+      await env.use('tool-jobs')
+      await env.use('subagent')
+      await env.use('subagent-spawn-in-process', { providerName: 'spawn' })
+      await env.use('tool-subagent', { provider: 'spawn', enableRunInBackground: true })
+    },
+    steps: () => [
+      ['sa-1', 'subagent', { description: 'summarise', prompt: 'Summarise notes.txt in one line.' }],
+      ['sa-2', 'subagent', { description: 'count', prompt: 'Count to three.', run_in_background: true }],
+      ['sa-3', 'job_output', (req: any) => ({ job_id: grab(/\b(subagent-[A-Za-z0-9_-]+)\b/)(req), wait: true, timeout_ms: 5000 })],
+      ['sa-4', 'job_list', {}],
+    ],
   },
 ]

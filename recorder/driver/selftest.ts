@@ -1,7 +1,7 @@
 // Checks of the recorder plugin on its own, with a stand-in host: what it
 // writes, what it refuses, and that nothing it meets can throw into the
 // session. Prints "selftest ok" and exits 0, or lists the failures and exits 1.
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as Recorder from '../src/index.ts'
@@ -72,6 +72,7 @@ const dir = mkdtempSync(join(tmpdir(), 'recorder-selftest-'))
   const lines = readFileSync(join(dir, 'sub', 'log.values.jsonl'), 'utf8')
   expect('sidecar', lines, '{"callId":"a","value":{"text":"one"}}\n{"callId":"c","unrecordable":"NaN at /text"}\n{"callId":"d","value":{"text":"two"},"contentReplaced":true}\n')
   expect('no warnings', h.warnings, [])
+  expect('sidecar mode', statSync(join(dir, 'sub', 'log.values.jsonl')).mode & 0o777, 0o600)
 }
 {
   // A sidecar that cannot be written: one warning, no throw, later calls skipped.

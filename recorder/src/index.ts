@@ -197,8 +197,9 @@ export function apply(ctx: Host, config: Config = {}): void {
       const line = valueLine(exec.callId, result.value, contentReplaced(ctx.tools?.get(exec.name), exec, result, args))
       try {
         const d = dirname(path)
-        if (!made.has(d)) { mkdirSync(d, { recursive: true }); made.add(d) }
-        appendFileSync(path, line)
+        // Values hold what the tools read: as private as the log beside them.
+        if (!made.has(d)) { mkdirSync(d, { recursive: true, mode: 0o700 }); made.add(d) }
+        appendFileSync(path, line, { mode: 0o600 })
       } catch (error) {
         warn(path, `cannot write ${path}: ${(error as Error).message}; values of this session are not recorded`)
       }

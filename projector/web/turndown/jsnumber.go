@@ -6,9 +6,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-var decimalLiteral = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
+var decimalLiteral = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
+})
 
 // jsNumber is JavaScript's Number(string) (StringToNumber).
 func jsNumber(s string) float64 {
@@ -40,7 +43,7 @@ func jsNumber(s string) float64 {
 			return f
 		}
 	}
-	if !decimalLiteral.MatchString(s) {
+	if !decimalLiteral().MatchString(s) {
 		return math.NaN()
 	}
 	f, err := strconv.ParseFloat(s, 64)

@@ -3,6 +3,7 @@ package turndown
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -168,12 +169,14 @@ func listItemRule(_ *converter, content string, n *node) string {
 	return prefix + content + suffix
 }
 
-var languageRe = regexp.MustCompile(`language-([^\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+)`)
+var languageRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`language-([^\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+)`)
+})
 
 func fencedCodeBlockRule(_ *converter, _ string, n *node) string {
 	code := n.first
 	language := ""
-	if m := languageRe.FindStringSubmatch(code.attr("class")); m != nil {
+	if m := languageRe().FindStringSubmatch(code.attr("class")); m != nil {
 		language = m[1]
 	}
 	text := code.textContent()
@@ -220,15 +223,15 @@ func lineStartBacktickRuns(s string) []int {
 	return runs
 }
 
-var highlightRe = regexp.MustCompile(`highlight-(?:text|source)-([a-z0-9]+)`)
+var highlightRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`highlight-(?:text|source)-([a-z0-9]+)`) })
 
 func isHighlightedCodeBlock(n *node) bool {
-	return n.name == "DIV" && highlightRe.MatchString(n.attr("class")) && n.first != nil && n.first.name == "PRE"
+	return n.name == "DIV" && highlightRe().MatchString(n.attr("class")) && n.first != nil && n.first.name == "PRE"
 }
 
 func highlightedCodeBlockRule(_ *converter, _ string, n *node) string {
 	language := ""
-	if m := highlightRe.FindStringSubmatch(n.attr("class")); m != nil {
+	if m := highlightRe().FindStringSubmatch(n.attr("class")); m != nil {
 		language = m[1]
 	}
 	return "\n\n```" + language + "\n" + n.first.textContent() + "\n```\n\n"

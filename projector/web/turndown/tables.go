@@ -3,6 +3,7 @@ package turndown
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -17,14 +18,14 @@ func renderTableCell(content string, index int) string {
 	escaped := trimJS(content)
 	escaped = strings.ReplaceAll(escaped, "\n\r", "<br>")
 	escaped = strings.ReplaceAll(escaped, "\n", "<br>")
-	escaped = pipeRuns.ReplaceAllString(escaped, `\|`)
+	escaped = pipeRuns().ReplaceAllString(escaped, `\|`)
 	if n := jsonv.Len16(escaped); n < 3 {
 		escaped += strings.Repeat(" ", 3-n)
 	}
 	return prefix + escaped + " |"
 }
 
-var pipeRuns = regexp.MustCompile(`\|+`)
+var pipeRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\|+`) })
 
 // tableCellRule ignores colspan; the index counts all child nodes.
 func tableCellRule(_ *converter, content string, n *node) string {
@@ -155,13 +156,13 @@ func tableRule(c *converter, content string, n *node) string {
 	if c.tableShouldBeSkipped(n) {
 		return content
 	}
-	content = newlineRuns.ReplaceAllString(content, "\n")
+	content = newlineRuns().ReplaceAllString(content, "\n")
 	lines := strings.Split(trimJS(content), "\n")
 	second := lines[0]
 	if len(lines) >= 2 {
 		second = lines[1]
 	}
-	divider := dividerRe.MatchString(second)
+	divider := dividerRe().MatchString(second)
 	rows, _ := tableRows(n)
 	columns := tableColCount(rows)
 	emptyHeader := ""
@@ -189,8 +190,8 @@ func tableRule(c *converter, content string, n *node) string {
 }
 
 var (
-	newlineRuns = regexp.MustCompile(`\n+`)
-	dividerRe   = regexp.MustCompile(`\| :?---`)
+	newlineRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n+`) })
+	dividerRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\| :?---`) })
 )
 
 // firstCaption is querySelector('caption').

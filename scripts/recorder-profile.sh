@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Boots a real host CLI with the recorder installed as the README says (an
+# out-of-tree plugin of a profile, enabled in its cordis.patch.yml), drives
+# one prompt through the upstream mock LLM server (a read tool call, then a
+# reply), and leaves the host's session log and the recorder's sidecar in OUT.
+#
+#   scripts/recorder-profile.sh dsh|lasmex TREE OUT
+#
+# TREE is a prepared upstream tree (../shared/upstream/prepare.sh) whose
+# host libraries are built (pnpm run build:lib:host), which the CLI needs.
+set -euo pipefail
+host=$1 tree=$2 out=$3
+root=$(cd "$(dirname "$0")/.." && pwd)
+node22=$(dirname "$tree")/node22/node_modules/.bin
+if [ -x "$node22/node" ]; then PATH=$node22:$PATH; fi
+case $host in
+dsh) home_var=DSH_HOME bundles='"@deepseek-ai/dsh-base", "@deepseek-ai/dsh-headless"' ;;
+lasmex) home_var=LASMEX_HOME bundles='"lasmex-base", "lasmex-headless"' ;;
+*) echo "usage: $0 dsh|lasmex TREE OUT" >&2; exit 2 ;;
+esac
+work=$(mktemp -d)
+trap 'kill "$mock" 2>/dev/null || true; rm -rf "$work"' EXIT
+home=$work/home
+profile=$home/profiles/recorded
+mkdir -p "$profile/node_modules" "$work/ws" "$out"
+printf 'hello from a file\n' > "$work/ws/hello.txt"
+cat > "$profile/package.json" <<JSON
+{"name": "profile-recorded", "private": true, "dependencies": {"dsh-replay-recorder": "file:$root/recorder"},
+ "dsh": {"profile": {"bundles": [$bundles]}}, "lasmex": {"profile": {"bundles": [$bundles]}}}
+JSON
+# What `pnpm install` in the profile would link.
+ln -s "$root/recorder" "$profile/node_modules/dsh-replay-recorder"
+cat > "$profile/cordis.patch.yml" <<'YAML'
+- insert:
+    - id: dsh-replay-recorder
+      name: dsh-replay-recorder
+YAML
+cd "$tree"
+node --import tsx packages/test-support/llm-mock-server/src/bin.ts --port 0 --api-key mock-key \
+	--sequence tool_call_success,success --repeat-last --tool-name read \
+	--tool-arguments "{\"file_path\":\"$work/ws/hello.txt\"}" > "$work/mock.log" 2>&1 &
+mock=$!
+for _ in $(seq 100); do grep -q '"ready"' "$work/mock.log" 2>/dev/null && break; sleep 0.1; done
+base=$(sed -n 's/.*"baseURL":"\([^"]*\)".*/\1/p' "$work/mock.log" | head -n 1)
+[ -n "$base" ] || { echo "recorder-profile: the mock LLM server did not start:" >&2; cat "$work/mock.log" >&2; exit 1; }
+env "$home_var=$home" DEEPSEEK_BASE_URL="$base" DEEPSEEK_API_KEY=mock-key \
+	timeout 120 node --import tsx/esm apps/cli/src/bin.ts --profile recorded "read hello.txt" > "$work/cli.log" 2>&1 || {
+	echo "recorder-profile: the $host CLI failed:" >&2; tail -20 "$work/cli.log" >&2; exit 1; }
+found=0
+while IFS= read -r log; do
+	cp "$log" "$out/"
+	side="${log%.jsonl*}.values.jsonl"
+	[ -f "$side" ] && cp "$side" "$out/" && found=1
+done < <(find "$home/sessions" -name 'session.jsonl*' -not -name '*.values.jsonl')
+[ "$found" = 1 ] || { echo "recorder-profile: no sidecar beside the $host session log" >&2; exit 1; }
