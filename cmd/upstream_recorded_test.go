@@ -15,7 +15,8 @@ import (
 // sessions call (run_code is the tools package's own transport).
 var recordedPlugins = []string{
 	"fs/tool-fs", "fs/tool-fs-search", "fs/tool-str-replace-editor", "shell/tool-bash", "jobs/tool-jobs",
-	"todo/tool-todo", "web/tool-web", "goal/tool-goal", "core/tools",
+	"todo/tool-todo", "web/tool-web", "goal/tool-goal", "terminal/tool-terminal", "plan/plan-mode",
+	"interaction/tool-ask-user", "subagent/tool-subagent", "core/tools",
 }
 
 // TestVerifyRecordedWithUpstreamPlugins: with upstream's own plugins
@@ -41,13 +42,16 @@ func TestVerifyRecordedWithUpstreamPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The options the recorder ran these plugins with (the glob sampling
-	// switch and the todo policy are required: upstream has no default).
-	host, opts := "lasmex", `"tool-fs-search":{"sampleOverCapGlobResults":false},"tool-todo":{"allowParallelInProgress":false}`
+	// switch, the todo policy, plan mode's section and the subagent
+	// provider are required: upstream has no default).
+	host := "lasmex"
 	if strings.HasPrefix(root.Name, "@deepseek-ai/") {
-		host, opts = "dsh", opts+`,"tool-web":{"fork":"dsh"}`
+		host = "dsh"
 	}
 	cfg := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(cfg, []byte(`{"plugins":{`+opts+`}}`), 0o644); err != nil {
+	conf := `{"host":"` + host + `","plugins":{"tool-fs-search":{"sampleOverCapGlobResults":false},"tool-todo":{"allowParallelInProgress":false},` +
+		`"plan-mode":{"section":"You are in plan mode: plan, then call exit_plan_mode."},"tool-subagent":{"provider":"spawn","enableRunInBackground":true}}}`
+	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	logs := filepath.Join(recordedData, host)
