@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/cmd/golden"
 	"io"
 	"os"
 	"os/exec"
@@ -14,12 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/cmd/golden"
+
 	"github.com/spf13/cobra"
 
-	"github.com/dsh-replay/dsh-replay/cmd/report"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/replay"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 func init() { register(newVerifyCmd) }

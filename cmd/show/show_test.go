@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -175,11 +177,11 @@ func TestShowColour(t *testing.T) {
 			t.Errorf("NO_COLOR=%q %v: exit %d, escapes %v", c.noColor, c.args, code, strings.ContainsRune(out, 0x1b))
 		}
 	}
-	if !useColor("auto", true) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" {
+	if !cmdutil.UseColor("auto", true) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" {
 		t.Error("auto must colour a terminal")
 	}
 	t.Setenv("NO_COLOR", "x")
-	if useColor("auto", true) {
+	if cmdutil.UseColor("auto", true) {
 		t.Error("NO_COLOR=x must turn colour off")
 	}
 }
@@ -246,7 +248,7 @@ func TestShowWidthFromColumns(t *testing.T) {
 	if w := widest(out); w != 100 {
 		t.Errorf("bad COLUMNS falls back to 100: widest row %d", w)
 	}
-	if got := showWidth(0, terminal{isTTY: true, width: 120}); got != 120 {
+	if got := cmdutil.OutputWidth(0, cmdutil.Terminal{IsTTY: true, Width: 120}, cards.MinWidth, 100); got != 120 {
 		t.Errorf("a terminal's width beats COLUMNS: %d", got)
 	}
 }

@@ -154,10 +154,10 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./cmd/report -update)", err)
+		t.Fatalf("%v (regenerate: go test ./report -update)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the golden (regenerate: go test ./cmd/report -update)\n--- got ---\n%s", name, got)
+		t.Errorf("%s differs from the golden (regenerate: go test ./report -update)\n--- got ---\n%s", name, got)
 	}
 }
 
