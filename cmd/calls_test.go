@@ -3,12 +3,13 @@ package cmd
 import (
 	"bytes"
 	"flag"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"

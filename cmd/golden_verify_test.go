@@ -2,11 +2,12 @@ package cmd
 
 import (
 	"bytes"
-	"github.com/dsh-replay/dsh-replay/internal/testtree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dsh-replay/dsh-replay/internal/testtree"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 )

@@ -2,11 +2,12 @@ package cmd
 
 import (
 	"bytes"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/report"
 
 	"github.com/spf13/cobra"
 
@@ -32,22 +33,20 @@ const (
 )
 
 type goldenOptions struct {
-	config    string
-	noSidecar bool
-	out       string
-	force     bool
-	dryRun    bool
-	review    bool
-	noReview  bool
-	prune     bool
-	maxLines  int
+	proj     cmdutil.ProjectorFlags
+	out      string
+	force    bool
+	dryRun   bool
+	review   bool
+	noReview bool
+	prune    bool
+	maxLines int
 
 	unreferenced string
 
 	// review filters
 	logs, tools, calls []string
 	filter             logformat.PathFilter
-	plugins            []string
 }
 
 // NewCmd is `dsh-replay golden`.
@@ -100,11 +99,9 @@ error, 3 a log could not be read or a file could not be written.`,
 
 func addCommonFlags(c *cobra.Command, o *goldenOptions) {
 	f := c.Flags()
-	f.StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
-	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
+	o.proj.Add(f)
 	f.StringVar(&o.out, "out", "", "keep goldens (and re-recorded log copies) under `DIR`, mirroring the logs' relative paths")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
-	cmdutil.AddPluginFlag(f, &o.plugins)
 }
 
 func needPaths(name string) cobra.PositionalArgs {
@@ -203,7 +200,7 @@ func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*golde
 	}
 	if needRegistry {
 		var err error
-		if g.reg, _, err = cmdutil.Registry(o.config, o.plugins); err != nil {
+		if g.reg, _, err = o.proj.Registry(); err != nil {
 			return nil, err
 		}
 		g.eng = replay.NewEngine(g.reg, replay.Options{})
@@ -369,7 +366,7 @@ func (g *goldenRun) plan(path string) *logPlan {
 		}
 		return nil
 	}
-	if _, err := logformat.ReadCalls(path, logformat.Options{NoSidecar: g.o.noSidecar}, collect); err != nil {
+	if _, err := logformat.ReadCalls(path, logformat.Options{NoSidecar: g.o.proj.NoSidecar}, collect); err != nil {
 		p.readErr = err
 		return p
 	}
@@ -721,11 +718,8 @@ func (g *goldenRun) command(sub string, paths []string, extra ...string) string 
 		parts = append(parts, "--out", shellQuote(g.o.out))
 	}
 	if sub == "update" || sub == "check" {
-		for _, a := range cmdutil.ProjectorArgs(g.o.config, g.o.plugins) {
+		for _, a := range g.o.proj.Args() {
 			parts = append(parts, shellQuote(a))
-		}
-		if g.o.noSidecar {
-			parts = append(parts, "--no-sidecar")
 		}
 	}
 	for _, p := range paths {
@@ -734,7 +728,7 @@ func (g *goldenRun) command(sub string, paths []string, extra ...string) string 
 	return strings.Join(parts, " ")
 }
 
-var shellQuote = replay.ShellQuote
+var shellQuote = report.ShellQuote
 
 // goldenRunOver prepares a golden run (with card goldens) over the logs the
 // arguments name, refusing two logs that would share a golden.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/replay"
@@ -19,8 +20,8 @@ import (
 // .new file left behind, is a card-mismatch failure reported through the
 // same sinks, one block per golden, each naming the command that
 // regenerates it. verify writes nothing.
-func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, config string, plugins []string, noSidecar bool, paths []string) {
-	g := &goldenRun{o: &goldenOptions{out: dir, config: config, plugins: plugins, noSidecar: noSidecar}}
+func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir string, proj cmdutil.ProjectorFlags, paths []string) {
+	g := &goldenRun{o: &goldenOptions{out: dir, proj: proj}}
 	g.cwd, _ = os.Getwd()
 	if abs, err := filepath.Abs(dir); err == nil {
 		g.o.out = abs

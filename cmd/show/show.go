@@ -27,7 +27,7 @@ import (
 var readCalls = logformat.ReadCalls
 
 type showOptions struct {
-	config  string
+	proj    cmdutil.ProjectorFlags
 	callID  string
 	tool    string
 	turn    int
@@ -41,7 +41,6 @@ type showOptions struct {
 	noPager bool
 	filter  logformat.PathFilter
 	html    string
-	plugins []string
 }
 
 // NewCmd is `dsh-replay show`.
@@ -83,7 +82,6 @@ be read.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
 	f.StringVar(&o.callID, "call", "", "show only the call with this `ID`")
 	f.StringVar(&o.tool, "tool", "", "show only calls of the tool `NAME`")
 	f.IntVar(&o.turn, "turn", -1, "show only calls of turn `N`")
@@ -97,7 +95,7 @@ be read.`,
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
 	f.StringVar(&o.html, "html", "", "write the cards as one self-contained HTML page to `FILE` (atomically) instead of the terminal")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
-	cmdutil.AddPluginFlag(f, &o.plugins)
+	o.proj.AddProjectors(f)
 	return c
 }
 
@@ -122,7 +120,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if modes > 1 {
 		return cmdutil.UsageErr("--raw, --compact, --json and --html cannot be combined")
 	}
-	reg, _, err := cmdutil.Registry(o.config, o.plugins)
+	reg, _, err := o.proj.Registry()
 	if err != nil {
 		return err
 	}
@@ -153,7 +151,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	s.multi = len(paths) > 1
 	var htmlPage bytes.Buffer
 	if o.html != "" {
-		s.html = report.NewHTMLCards(&htmlPage, cmdutil.ProjectorArgs(o.config, o.plugins))
+		s.html = report.NewHTMLCards(&htmlPage, o.proj.ShowArgs())
 		s.p.Emit = s.htmlCards
 	}
 
