@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
 	"github.com/dsh-replay/dsh-replay/internal/testtree"
 
 	"github.com/klauspost/compress/zstd"
@@ -32,12 +33,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func goldenCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	if _, ok := os.LookupEnv("CI"); ok {
-		t.Setenv("CI", "")
-	}
-	var out, errb bytes.Buffer
-	code = Run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	clitest.NoCI(t)
+	return ciCLI(t, args...)
 }
 
 func names(m map[string][]byte) []string {

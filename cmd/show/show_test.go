@@ -1,8 +1,6 @@
 package show
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,25 +11,14 @@ import (
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
 // -update rewrites the golden files; registered only if another test file of
 // the package has not registered it already.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func showUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
 // Run runs the show command as the CLI does.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cmdutil.RunCommands(args, stdin, stdout, stderr, NewCmd())
@@ -39,30 +26,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func showCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	return clitest.Run(t, Run, nil, args...)
 }
 
 func checkShowGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "show", "golden", name)
-	if showUpdate() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./cmd -run %s -update)", err, t.Name())
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs (-want +got; regenerate: go test ./cmd -run '%s' -update):\n%s", name, t.Name(), d)
-	}
+	goldenfile.Check(t, filepath.Join("..", "..", "testdata", "show", "golden", name), got)
 }
 
 var showLogs = []string{"terminal.jsonl", "fs.jsonl", "other.jsonl"}
