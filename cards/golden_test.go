@@ -2,20 +2,17 @@ package cards
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/muesli/termenv"
 
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // loadEntries reads testdata/entries.jsonl: hand-written calls with explicit
 // views, so the goldens depend on the renderer alone.
@@ -70,29 +67,13 @@ func entryFromTest(v jsonv.Value) *Entry {
 	return e
 }
 
-// visible makes escape codes readable in a golden file.
-func visible(s string) string { return strings.ReplaceAll(s, "\x1b", "␛") }
-
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cards -run %s -update to create it)", err, t.Name())
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs from the golden file (-want +got; regenerate with go test ./cards -run %s -update):\n%s", name, t.Name(), d)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name), got)
 }
+
+// visible makes escape codes readable in a golden file.
+func visible(s string) string { return strings.ReplaceAll(s, "\x1b", "␛") }
 
 func TestCardGoldens(t *testing.T) {
 	names, entries := loadEntries(t)

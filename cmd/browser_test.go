@@ -19,10 +19,10 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/dsh-replay/dsh-replay/cmd/report"
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // The HTML report in a real headless Chromium. These tests skip when no

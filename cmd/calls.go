@@ -3,12 +3,13 @@ package cmd
 import (
 	"bufio"
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"os"
 	"runtime/debug"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
 	"github.com/spf13/cobra"
 
@@ -51,8 +52,8 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			if o.jobs < 0 {
-				return cmdutil.UsageErr("--jobs must be >= 0")
+			if err := cmdutil.CheckJobs(o.jobs); err != nil {
+				return err
 			}
 			if o.json && !o.summary {
 				return cmdutil.UsageErr("--json goes with --summary (the call list is always NDJSON)")
@@ -66,7 +67,7 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 	f.BoolVar(&o.meta, "meta", false, "include each result's recorded meta")
 	f.BoolVar(&o.content, "content", false, "include each result's recorded content blocks")
 	f.BoolVar(&o.value, "value", false, "include each result's recorded value")
-	f.IntVar(&o.jobs, "jobs", 0, "decoding workers per log (0: all cores; at most 4 per core)")
+	cmdutil.AddJobsFlag(f, &o.jobs)
 	cmdutil.AddPathFilterFlags(f, &o.filter)
 	return c
 }

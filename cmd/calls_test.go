@@ -2,38 +2,17 @@ package cmd
 
 import (
 	"bytes"
-	"flag"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func callsUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-func callsCLI(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	if stdin == nil {
-		stdin = strings.NewReader("")
-	}
-	code := Run(args, stdin, &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 // TestCallsGolden: `calls --meta` over each small test log, against golden
 // NDJSON (log paths are relative to the testdata directory).
@@ -45,7 +24,7 @@ func TestCallsGolden(t *testing.T) {
 		"notifications.jsonl", "multi-frame.jsonl.zstd", "sidecar/session.jsonl", "unknown-events.jsonl",
 	} {
 		t.Run(name, func(t *testing.T) {
-			code, out, errs := callsCLI(t, nil, "calls", "--meta", filepath.Join(dir, name))
+			out, errs, code := cli(t, nil, "calls", "--meta", filepath.Join(dir, name))
 			if code != cmdutil.ExitOK {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
@@ -59,27 +38,14 @@ func TestCallsGolden(t *testing.T) {
 				}
 			}
 			golden := filepath.Join(dir, "golden", strings.ReplaceAll(name, "/", "_")+".calls.ndjson")
-			if callsUpdate() {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create)", err)
-			}
-			if out != string(want) {
-				t.Errorf("output differs from %s:\n got %s\nwant %s", golden, out, want)
-			}
+			goldenfile.Check(t, golden, out)
 		})
 	}
 }
 
 func TestCallsSummary(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "logformat")
-	code, out, errs := callsCLI(t, nil, "calls", "--summary", "--json", filepath.Join(dir, "torn.jsonl"), filepath.Join(dir, "code-mode.jsonl"))
+	out, errs, code := cli(t, nil, "calls", "--summary", "--json", filepath.Join(dir, "torn.jsonl"), filepath.Join(dir, "code-mode.jsonl"))
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -90,7 +56,7 @@ func TestCallsSummary(t *testing.T) {
 	if !strings.Contains(errs, "torn.jsonl:12: torn-tail:") {
 		t.Errorf("torn tail warning missing from stderr: %q", errs)
 	}
-	code, out, _ = callsCLI(t, nil, "calls", "--summary", filepath.Join(dir, "code-mode.jsonl"))
+	out, _, code = cli(t, nil, "calls", "--summary", filepath.Join(dir, "code-mode.jsonl"))
 	if code != cmdutil.ExitOK || !strings.Contains(out, "sub-calls") || !strings.Contains(out, "calls ") {
 		t.Errorf("text summary: %d %q", code, out)
 	}
@@ -100,7 +66,7 @@ func TestCallsSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	code, out, errs = callsCLI(t, f, "calls", "--summary", "--json", "-")
+	out, errs, code = cli(t, f, "calls", "--summary", "--json", "-")
 	if code != cmdutil.ExitOK || !strings.Contains(out, `"calls":2,`) {
 		t.Errorf("stdin: %d %s %s", code, out, errs)
 	}
@@ -151,7 +117,7 @@ func TestCallsBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errs := callsCLI(t, nil, c.args...)
+			out, errs, code := cli(t, nil, c.args...)
 			if code != c.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, c.code, errs)
 			}
@@ -169,7 +135,7 @@ func TestCallsBadInput(t *testing.T) {
 
 	// A file cut in the middle of its body is a torn tail, as upstream reads
 	// it: a warning, exit 0.
-	code, _, errs := callsCLI(t, nil, "calls", write("cut.jsonl", []byte(header+`{"type":"turn/start","seq":0,"time":0,"da`)))
+	_, errs, code := cli(t, nil, "calls", write("cut.jsonl", []byte(header+`{"type":"turn/start","seq":0,"time":0,"da`)))
 	if code != cmdutil.ExitOK || !strings.Contains(errs, "cut.jsonl:2: torn-tail:") {
 		t.Errorf("cut body: exit %d %q", code, errs)
 	}
@@ -194,7 +160,7 @@ func TestCallsHugeLine(t *testing.T) {
 	}
 	f.WriteString(`"}}` + "\n" + `{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n")
 	f.Close()
-	code, _, errs := callsCLI(t, nil, "calls", p)
+	_, errs, code := cli(t, nil, "calls", p)
 	if code != cmdutil.ExitCannot || !strings.Contains(errs, "huge.jsonl:2: record longer than") {
 		t.Errorf("exit %d: %q", code, errs)
 	}
@@ -203,7 +169,7 @@ func TestCallsHugeLine(t *testing.T) {
 // TestCallsFixtures: every real log reads without error through the CLI.
 func TestCallsFixtures(t *testing.T) {
 	root := sharedtest.Dir(t, "fixtures")
-	code, out, errs := callsCLI(t, nil, "calls", "--summary", "--json", root)
+	out, errs, code := cli(t, nil, "calls", "--summary", "--json", root)
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

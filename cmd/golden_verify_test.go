@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"bytes"
-	"github.com/dsh-replay/dsh-replay/internal/testtree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
+	"github.com/dsh-replay/dsh-replay/internal/testtree"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 )
@@ -15,12 +17,8 @@ import (
 
 func goldenCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	if _, ok := os.LookupEnv("CI"); ok {
-		t.Setenv("CI", "") // the tests write goldens in temporary directories
-	}
-	var out, errb bytes.Buffer
-	code = Run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	clitest.NoCI(t) // the tests write goldens in temporary directories
+	return cli(t, nil, args...)
 }
 
 func goldenData(elem ...string) string {

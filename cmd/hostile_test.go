@@ -12,23 +12,32 @@ import (
 	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
 )
 
 const exampleLog = "../testdata/example/session.jsonl"
 
 // runBounded runs the CLI in-process and fails the test when it does not
 // return: a hang detector, not a speed threshold.
-func runBounded(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runBounded(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	ch := make(chan int, 1)
-	go func() { ch <- Run(args, strings.NewReader(""), &out, &errb) }()
+	type result struct {
+		stdout, stderr string
+		code           int
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var r result
+		r.stdout, r.stderr, r.code = clitest.Run(t, Run, nil, args...)
+		ch <- r
+	}()
 	select {
-	case code = <-ch:
+	case r := <-ch:
+		return r.stdout, r.stderr, r.code
 	case <-time.After(30 * time.Second):
 		t.Fatalf("%v did not return (it blocks)", args)
 	}
-	return code, out.String(), errb.String()
+	return "", "", 0
 }
 
 func copyExample(t *testing.T, dst string) {
@@ -75,7 +84,7 @@ func TestFIFOInWalkedDirectory(t *testing.T) {
 		{[]string{"calls", "--summary", dir}, 0, "calls", notice},
 		{[]string{"golden", "check", dir}, 1, "", notice},
 	} {
-		code, out, errs := runBounded(t, c.args...)
+		out, errs, code := runBounded(t, c.args...)
 		if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errs, c.err) {
 			t.Errorf("%v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s\nwant stdout %q, stderr %q", c.args, code, c.code, out, errs, c.out, c.err)
 		}
@@ -94,7 +103,7 @@ func TestIrregularFileNamedExplicitly(t *testing.T) {
 	}
 	for p, msg := range paths {
 		for _, cmd := range []string{"verify", "show", "calls"} {
-			code, _, errs := runBounded(t, cmd, p)
+			_, errs, code := runBounded(t, cmd, p)
 			if code != cmdutil.ExitCannot || !strings.Contains(errs, p+": "+msg) || !strings.Contains(errs, "pass -") {
 				t.Errorf("%s %s: exit %d, stderr:\n%s", cmd, p, code, errs)
 			}
@@ -115,7 +124,7 @@ func TestConfigFromAnEndlessFile(t *testing.T) {
 		{"tools", "schema", "read", "--config", "/dev/zero"},
 		{"golden", "check", "--config", "/dev/zero", exampleLog},
 	} {
-		code, _, errs := runBounded(t, args...)
+		_, errs, code := runBounded(t, args...)
 		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--config: /dev/zero: larger than 1 MiB: not a configuration") {
 			t.Errorf("%v: exit %d\n%s", args, code, errs)
 		}
@@ -125,7 +134,7 @@ func TestConfigFromAnEndlessFile(t *testing.T) {
 // --jobs below zero is a usage error on both commands that take it.
 func TestNegativeJobs(t *testing.T) {
 	for _, cmd := range []string{"verify", "calls"} {
-		code, _, errs := runBounded(t, cmd, "--jobs", "-5", exampleLog)
+		_, errs, code := runBounded(t, cmd, "--jobs", "-5", exampleLog)
 		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--jobs must be >= 0") {
 			t.Errorf("%s --jobs -5: exit %d\n%s", cmd, code, errs)
 		}
@@ -138,7 +147,7 @@ func TestNegativeJobs(t *testing.T) {
 func runAsUser(t *testing.T, dir string, args ...string) (code int, stdout, stderr string, ok bool) {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		code, stdout, stderr = runBounded(t, args...)
+		stdout, stderr, code = runBounded(t, args...)
 		return code, stdout, stderr, true
 	}
 	self, err := os.Executable()
@@ -241,7 +250,7 @@ func TestDanglingAndLoopingLinks(t *testing.T) {
 	copyExample(t, filepath.Join(dir, "ok.jsonl"))
 	os.Symlink("nowhere.jsonl", filepath.Join(dir, "gone.jsonl"))
 	os.Symlink("loop.jsonl", filepath.Join(dir, "loop.jsonl"))
-	code, out, _ := runBounded(t, "verify", "--format", "json", dir)
+	out, _, code := runBounded(t, "verify", "--format", "json", dir)
 	r := parseNDJSON(t, out)
 	if code != cmdutil.ExitCannot || r.classes() != "unreadable,unreadable" || r.summary["verified"] != float64(7) {
 		t.Errorf("exit %d, classes %s, summary %v", code, r.classes(), r.summary)
@@ -265,7 +274,7 @@ func TestConfigValueRefused(t *testing.T) {
 		{"tools", "--config", cfg},
 		{"golden", "check", "--config", cfg, exampleLog},
 	} {
-		code, _, errs := runBounded(t, args...)
+		_, errs, code := runBounded(t, args...)
 		if code != cmdutil.ExitUsage || errs != want {
 			t.Errorf("%v: exit %d, stderr %q (want 2, %q)", args, code, errs, want)
 		}
@@ -327,14 +336,14 @@ func TestOddFileNames(t *testing.T) {
 		{"verify", red + "-missing"},
 		{"show", "--no-pager", "--call", "nope", red},
 	} {
-		_, out, errs := runBounded(t, args...)
+		out, errs, _ := runBounded(t, args...)
 		for _, s := range []struct{ name, text string }{{"stdout", out}, {"stderr", errs}} {
 			if i, bad := rawControl(s.text); bad {
 				t.Errorf("%q: %s has a raw control at %d: %q", args, s.name, i, s.text[max(0, i-30):min(len(s.text), i+30)])
 			}
 		}
 	}
-	_, out, errs := runBounded(t, "verify", dir)
+	out, errs, _ := runBounded(t, "verify", dir)
 	for _, want := range []string{
 		`ok   "` + dir + `/x\n\x1b[31mRED.jsonl" (7 calls`,
 		`  "` + dir + `/y\x1b]0;T\a.jsonl":2 (log)`,
@@ -345,7 +354,7 @@ func TestOddFileNames(t *testing.T) {
 			t.Errorf("verify output lacks %s:\n%s", want, out)
 		}
 	}
-	_, _, errs = runBounded(t, "calls", "--summary", dir)
+	_, errs, _ = runBounded(t, "calls", "--summary", dir)
 	for _, want := range []string{
 		`dsh-replay: warning: "` + dir + `/y\x1b]0;T\a.jsonl":2: torn-tail: `,
 		`dsh-replay: "` + dir + `/z\x1b[2J.jsonl": cannot follow link: no such file or directory`,
@@ -369,7 +378,7 @@ func TestLoneSurrogateInTextReport(t *testing.T) {
 	}
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(p, []byte(log), 0o644)
-	code, out, errs := runBounded(t, "verify", p)
+	out, errs, code := runBounded(t, "verify", p)
 	if code != cmdutil.ExitDivergence || !strings.Contains(out, "- 2:   retryLimit: \uFFFD,") || !utf8.ValidString(out) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
@@ -387,7 +396,7 @@ func TestMessagesSayWhatTheyCount(t *testing.T) {
 		os.Symlink("nowhere", filepath.Join(dir, n+".jsonl"))
 	}
 	os.WriteFile(filepath.Join(dir, "torn.jsonl"), []byte(`{"type":"session","version":0,"id":"s","createdAt":0}`+"\n{broken\n"), 0o644)
-	_, out, _ := runBounded(t, "verify", "--deterministic", dir)
+	out, _, _ := runBounded(t, "verify", "--deterministic", dir)
 	for _, want := range []string{
 		"\n3 logs, 1 cause: unreadable · log\n",
 		"torn tail (no turn/end before it): unparsable record",
@@ -404,11 +413,11 @@ func TestFIFOCardGolden(t *testing.T) {
 	dir := t.TempDir()
 	copyExample(t, filepath.Join(dir, "a.jsonl"))
 	mkfifo(t, filepath.Join(dir, "a.cards.txt"))
-	if code, out, errs := runBounded(t, "golden", "check", dir); code == 0 {
+	if out, errs, code := runBounded(t, "golden", "check", dir); code == 0 {
 		t.Errorf("golden check: exit 0 with a FIFO for a golden:\n%s%s", out, errs)
 	}
 	// update writes a golden in its place (atomically, by rename).
-	if code, out, errs := runBounded(t, "golden", "update", "--dry-run", dir); code != 0 || !strings.Contains(out, "a.cards.txt") {
+	if out, errs, code := runBounded(t, "golden", "update", "--dry-run", dir); code != 0 || !strings.Contains(out, "a.cards.txt") {
 		t.Errorf("golden update --dry-run: exit %d:\n%s%s", code, out, errs)
 	}
 }

@@ -97,7 +97,7 @@ func TestVerifyRecordedAltered(t *testing.T) {
 func TestRecordedWebSearchPerHost(t *testing.T) {
 	for _, host := range []string{"dsh", "lasmex"} {
 		log := filepath.Join(recordedData, host, "web-search", "session.jsonl")
-		code, out, errOut := runCLI(t, "show", "--json", log)
+		out, errOut, code := cli(t, nil, "show", "--json", log)
 		if code != cmdutil.ExitOK {
 			t.Fatalf("%s: show exit %d: %s", host, code, errOut)
 		}

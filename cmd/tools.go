@@ -2,11 +2,12 @@ package cmd
 
 import (
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
 	"github.com/spf13/cobra"
 
@@ -17,9 +18,8 @@ import (
 func init() { register(newToolsCmd) }
 
 type toolsOptions struct {
-	json    bool
-	config  string
-	plugins []string
+	json bool
+	proj cmdutil.ProjectorFlags
 }
 
 func newToolsCmd() *cobra.Command {
@@ -34,12 +34,12 @@ passes through one) and the cards its presenters can emit.
 "tools schema NAME" prints a tool's parameter and output schemas.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			reg, added, err := cmdutil.Registry(o.config, o.plugins)
+			reg, added, err := o.proj.Registry()
 			if err != nil {
 				return err
 			}
 			tools := reg.Tools()
-			if len(o.plugins) > 0 {
+			if len(o.proj.Plugins) > 0 {
 				// What the plugins add, and which ports they replace.
 				tools = tools[:0:0]
 				for _, a := range added {
@@ -60,15 +60,14 @@ passes through one) and the cards its presenters can emit.
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print NDJSON, one object per tool")
-	c.PersistentFlags().StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
-	cmdutil.AddPluginFlag(c.PersistentFlags(), &o.plugins)
+	o.proj.AddProjectors(c.PersistentFlags())
 
 	schema := &cobra.Command{
 		Use:   "schema NAME",
 		Short: "Print a tool's parameter and output schemas as JSON",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			reg, _, err := cmdutil.Registry(o.config, o.plugins)
+			reg, _, err := o.proj.Registry()
 			if err != nil {
 				return err
 			}

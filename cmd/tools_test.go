@@ -1,25 +1,18 @@
 package cmd
 
 import (
-	"bytes"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
-func runCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestToolsList(t *testing.T) {
-	code, out, errs := runCLI(t, "tools")
+	out, errs, code := cli(t, nil, "tools")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -31,7 +24,7 @@ func TestToolsList(t *testing.T) {
 }
 
 func TestToolsJSON(t *testing.T) {
-	code, out, errs := runCLI(t, "tools", "--json")
+	out, errs, code := cli(t, nil, "tools", "--json")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -57,7 +50,7 @@ func TestToolsJSON(t *testing.T) {
 }
 
 func TestToolsSchema(t *testing.T) {
-	code, out, errs := runCLI(t, "tools", "schema", "read")
+	out, errs, code := cli(t, nil, "tools", "schema", "read")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -83,16 +76,16 @@ func TestToolsSchemaConfig(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "cfg.json")
 	os.WriteFile(cfg, []byte(`{"plugins":{"lasmex-tool-fs":{"readLimit":7}},"services":{"fs":{"sandboxMode":"read-only"}}}`), 0o644)
-	code, out, errs := runCLI(t, "tools", "schema", "--config", cfg, "read")
+	out, errs, code := cli(t, nil, "tools", "schema", "--config", cfg, "read")
 	if code != cmdutil.ExitOK || !strings.Contains(out, "Defaults to 7.") {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
-	code, out, _ = runCLI(t, "tools", "schema", "--config", cfg, "edit")
+	out, _, code = cli(t, nil, "tools", "schema", "--config", cfg, "edit")
 	if code != cmdutil.ExitOK || !strings.Contains(out, `"danger-full-access"`) {
 		t.Fatalf("escalation parameters missing under a confining fs (exit %d):\n%s", code, out)
 	}
 	os.WriteFile(cfg, []byte(`{"plugins":{"tool-fs":{"readLimit":0}}}`), 0o644)
-	code, _, errs = runCLI(t, "tools", "--config", cfg)
+	_, errs, code = cli(t, nil, "tools", "--config", cfg)
 	if code == cmdutil.ExitOK || !strings.Contains(errs, "tool-fs: readLimit must be a positive integer") {
 		t.Fatalf("bad readLimit accepted (exit %d): %s", code, errs)
 	}
@@ -105,12 +98,12 @@ func TestToolsSchemaUnknown(t *testing.T) {
 		{"zzzzzzzzzzzzzz", `see "dsh-replay tools"`},
 	}
 	for _, c := range cases {
-		code, _, errs := runCLI(t, "tools", "schema", c.name)
+		_, errs, code := cli(t, nil, "tools", "schema", c.name)
 		if code != cmdutil.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("schema %s: exit %d, stderr %q, want %q", c.name, code, errs, c.want)
 		}
 	}
-	if code, _, _ := runCLI(t, "tools", "schema"); code != cmdutil.ExitUsage {
+	if _, _, code := cli(t, nil, "tools", "schema"); code != cmdutil.ExitUsage {
 		t.Errorf("schema without NAME: exit %d", code)
 	}
 }

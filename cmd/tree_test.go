@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/xml"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"html/template"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 )
 
 // testdata/tree is laid out like the upstream repositories' test trees:

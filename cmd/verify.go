@@ -4,22 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/cmd/golden"
 	"io"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/cmd/golden"
+
 	"github.com/spf13/cobra"
 
-	"github.com/dsh-replay/dsh-replay/cmd/report"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/replay"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 func init() { register(newVerifyCmd) }
@@ -31,14 +31,12 @@ type verifyOptions struct {
 	shard         string
 	shake         int
 	strict        bool
-	config        string
+	proj          cmdutil.ProjectorFlags
 	deterministic bool
-	noSidecar     bool
 	kaptinlin     bool
 	shakeChild    bool
 	golden        string
 	filter        logformat.PathFilter
-	plugins       []string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -90,20 +88,23 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github, html")
 	cmdutil.StringArrayVar(f, &o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html; FILE - is stdout); repeatable")
-	f.IntVar(&o.jobs, "jobs", 0, "verifying workers (0: all cores; at most 4 per core, and no more than there are calls)")
+	cmdutil.AddJobsFlag(f, &o.jobs)
 	f.StringVar(&o.shard, "shard", "", "verify only shard K of N (K/N, 1-based): a stable partition of the calls for CI matrices")
 	f.IntVar(&o.shake, "shake", 0, "re-run every projector and presenter N more times (some under a perturbed TZ, locale, GOMAXPROCS) and report output that moves")
 	f.BoolVar(&o.strict, "strict", false, "treat unverified calls and logs (no projector, unknown events, torn tails, other reader notices) as failures")
-	f.StringVar(&o.config, "config", "", "deployment configuration JSON ({\"plugins\": {...}, \"services\": {...}})")
 	f.BoolVar(&o.deterministic, "deterministic", false, "zero all timings so reports can be golden-tested")
-	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
 	f.BoolVar(&o.kaptinlin, "kaptinlin", false, "also validate values with kaptinlin/jsonschema before the upstream validator (slower; a cross-check)")
 	f.BoolVar(&o.shakeChild, "shake-child", false, "print per-call output fingerprints (the perturbed runs of --shake)")
 	f.MarkHidden("shake-child")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
-	cmdutil.AddPluginFlag(f, &o.plugins)
+	o.proj.Add(f)
 	f.StringVar(&o.golden, "golden", "", "also compare the logs' card goldens kept under `DIR` (\".\": next to the logs); see golden check")
 	return c
+}
+
+// readOptions: --jobs decoders per log, as in calls.
+func (o *verifyOptions) readOptions() logformat.Options {
+	return logformat.Options{Jobs: o.jobs, NoSidecar: o.proj.NoSidecar}
 }
 
 // parseShard parses K/N.
@@ -165,21 +166,17 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return cmdutil.UsageErr("%v", err)
 	}
-	if o.jobs < 0 {
-		return cmdutil.UsageErr("--jobs must be >= 0")
+	if err := cmdutil.CheckJobs(o.jobs); err != nil {
+		return err
 	}
 	if o.shake < 0 {
 		return cmdutil.UsageErr("--shake must be >= 0")
-	}
-	if o.kaptinlin {
-		projector.UseKaptinlin(true)
-		defer projector.UseKaptinlin(false)
 	}
 	targets, err := parseReports(o.format, o.reports)
 	if err != nil {
 		return cmdutil.UsageErr("%v", err)
 	}
-	reg, pluginTools, err := cmdutil.Registry(o.config, o.plugins)
+	reg, pluginTools, err := o.proj.Registry()
 	if err != nil {
 		return err
 	}
@@ -201,7 +198,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 
 	// Open the report files only once the arguments are known to be good.
 	ro := report.Options{Deterministic: o.deterministic, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), Strict: o.strict,
-		ShowArgs: cmdutil.ProjectorArgs(o.config, o.plugins)}
+		ShowArgs: o.proj.ShowArgs()}
 	wantHTML := false
 	for _, t := range targets {
 		if t.kind == "html" {
@@ -241,11 +238,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		sinks = append(sinks, s)
 	}
 
-	jobs := o.jobs
-	if jobs == 0 {
-		jobs = runtime.NumCPU()
-	}
-	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Entries: wantHTML})
+	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Entries: wantHTML, Kaptinlin: o.kaptinlin})
 	agg := report.NewAggregator(sinks...)
 	for _, pt := range pluginTools {
 		agg.Totals.PluginTools = append(agg.Totals.PluginTools, pt.String())
@@ -259,14 +252,14 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 	start := time.Now()
 	replay.Run(eng, paths, replay.RunOptions{
-		Jobs: jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
-		Read:   logformat.Options{NoSidecar: o.noSidecar},
+		Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
+		Read:   o.readOptions(),
 		Stdin:  stdin,
 		Walked: in.Walked,
 		Errs:   in.Errs,
 	}, sink)
 	if o.golden != "" {
-		golden.VerifyCardGoldens(agg, reg, o.golden, o.config, o.plugins, o.noSidecar, paths)
+		golden.VerifyCardGoldens(agg, reg, o.golden, o.proj, paths)
 	}
 	if !o.deterministic {
 		agg.Totals.Duration = time.Since(start)
@@ -312,10 +305,10 @@ func shakeKey(log string, line int, callID string) string {
 
 // runShakeChild is the child side: fingerprints only, one JSON line per call.
 func runShakeChild(o *verifyOptions, reg *projector.Registry, paths []string, k, n int, stdin io.Reader, stdout io.Writer) error {
-	eng := replay.NewEngine(reg, replay.Options{Fingerprint: true})
+	eng := replay.NewEngine(reg, replay.Options{Fingerprint: true, Kaptinlin: o.kaptinlin})
 	s := &fpSink{enc: json.NewEncoder(stdout)}
 	replay.Run(eng, paths, replay.RunOptions{Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: true,
-		Read: logformat.Options{NoSidecar: o.noSidecar}, Stdin: stdin}, s)
+		Read: o.readOptions(), Stdin: stdin}, s)
 	if s.err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: s.err}
 	}
@@ -352,18 +345,10 @@ func runShakeChildren(o *verifyOptions, paths []string) (map[string][]perturbedF
 	if o.shard != "" {
 		args = append(args, "--shard", o.shard)
 	}
-	if o.config != "" {
-		args = append(args, "--config", o.config)
-	}
-	if o.noSidecar {
-		args = append(args, "--no-sidecar")
-	}
 	if o.kaptinlin {
 		args = append(args, "--kaptinlin")
 	}
-	for _, p := range o.plugins {
-		args = append(args, "--plugin", p)
-	}
+	args = append(args, o.proj.Args()...)
 	args = append(append(args, "--"), paths...)
 	out := map[string][]perturbedFP{}
 	for _, p := range replay.Perturbations {

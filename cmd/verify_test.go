@@ -1,24 +1,23 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
 func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
 	// The perturbed runs of --shake re-execute the binary: the test binary
 	// acts as the CLI when asked to.
 	if os.Getenv("DSH_REPLAY_AS_CLI") == "1" {
@@ -28,11 +27,15 @@ func init() {
 
 const verifyData = "../testdata/verify"
 
+// cli runs the CLI in-process (stdin nil: nothing to read).
+func cli(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return clitest.Run(t, Run, stdin, args...)
+}
+
 func verifyCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(append([]string{"verify"}, args...), strings.NewReader(stdin), &out, &errb)
-	return out.String(), errb.String(), code
+	return cli(t, strings.NewReader(stdin), append([]string{"verify"}, args...)...)
 }
 
 type ndjson struct {
@@ -330,21 +333,7 @@ func TestVerifyReportGoldens(t *testing.T) {
 
 func checkVerifyGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(verifyData, "golden", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./cmd -run TestVerifyReportGoldens -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden (regenerate: go test ./cmd -run TestVerifyReportGoldens -update)\n--- got ---\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join(verifyData, "golden", name), got)
 }
 
 // TestVerifyFixtures: every real log verifies (presenters only: the logs

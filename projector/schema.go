@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/kaptinlin/jsonschema"
 
@@ -20,8 +19,8 @@ import (
 // Two engines can cooperate. The upstream walk (a port of upstream's
 // validator) is the arbiter and the source of the exact violation texts, in
 // upstream walk order; it allocates nothing for a valid value, so it decides
-// alone by default. With UseKaptinlin(true) (verify --kaptinlin),
-// kaptinlin/jsonschema gives the standard JSON Schema verdict first, with the
+// alone by default. ValidateValueWithKaptinlin (verify --kaptinlin) lets
+// kaptinlin/jsonschema give the standard JSON Schema verdict first, with the
 // upstream-only rules it lacks (every number finite and not -0) beside it,
 // and the walk runs only when either reports a problem. The verdicts agree
 // (FuzzValidate), but kaptinlin costs about 20x more per value, which verify's
@@ -340,12 +339,23 @@ func (t *Tool) ValidateArgs(args jsonv.Value) []Violation {
 	if c.params == nil {
 		return nil
 	}
-	return validate(c.params, c, true, args, "")
+	return validate(c.params, c, true, args, "", false)
 }
 
 // ValidateValue checks a canonical value against the output schema (root
 // label "value").
 func (t *Tool) ValidateValue(value jsonv.Value) []Violation {
+	return t.validateValue(value, false)
+}
+
+// ValidateValueWithKaptinlin is ValidateValue asking kaptinlin/jsonschema
+// first (verify --kaptinlin): the same verdict, tens of allocations per
+// value node slower.
+func (t *Tool) ValidateValueWithKaptinlin(value jsonv.Value) []Violation {
+	return t.validateValue(value, true)
+}
+
+func (t *Tool) validateValue(value jsonv.Value, kaptinlin bool) []Violation {
 	c, err := t.schemas()
 	if err != nil {
 		return schemaViolation(err)
@@ -353,7 +363,7 @@ func (t *Tool) ValidateValue(value jsonv.Value) []Violation {
 	if c.output == nil {
 		return nil
 	}
-	return validate(c.output, c, false, value, "value")
+	return validate(c.output, c, false, value, "value", kaptinlin)
 }
 
 // schemas compiles the schemas once, on first use, whichever goroutine
@@ -375,19 +385,13 @@ func schemaViolation(err error) []Violation {
 	return []Violation{{Message: err.Error()}}
 }
 
-// useKaptinlin selects kaptinlin plus the lossless rule as a first verdict;
-// off (the default), the upstream walk alone decides.
-var useKaptinlin atomic.Bool
-
-// UseKaptinlin switches kaptinlin's verdict on or off for every validation
-// in the process. Off, the upstream walk alone decides: it is a port of
-// upstream's validator (the arbiter in either mode) and allocates nothing
-// for a valid value, while kaptinlin costs tens of allocations per value
-// node; the verdicts agree (FuzzValidate checks it).
-func UseKaptinlin(on bool) { useKaptinlin.Store(on) }
-
-func validate(n *schemaNode, c *compiledSchemas, params bool, v jsonv.Value, root string) []Violation {
-	if useKaptinlin.Load() {
+// validate runs the upstream walk, or with kaptinlin first kaptinlin plus
+// the lossless rule and the walk only when they report a problem. The walk
+// is a port of upstream's validator (the arbiter in either mode) and
+// allocates nothing for a valid value, while kaptinlin costs tens of
+// allocations per value node; the verdicts agree (FuzzValidate checks it).
+func validate(n *schemaNode, c *compiledSchemas, params bool, v jsonv.Value, root string, kaptinlin bool) []Violation {
+	if kaptinlin {
 		kp, ko := c.kaptinlin()
 		ks := ko
 		if params {

@@ -82,11 +82,9 @@ func BenchmarkValidateArgs(b *testing.B) {
 func BenchmarkValidateValueReadWithKaptinlin(b *testing.B) {
 	tool := outputTool(b, readSchema)
 	v := typicalReadValue()
-	projector.UseKaptinlin(true)
-	defer projector.UseKaptinlin(false)
 	b.ReportAllocs()
 	for b.Loop() {
-		if vs := tool.ValidateValue(v); len(vs) > 0 {
+		if vs := tool.ValidateValueWithKaptinlin(v); len(vs) > 0 {
 			b.Fatal(vs)
 		}
 	}

@@ -97,10 +97,12 @@ func TestValidateValueViolations(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, withKaptinlin := range []bool{true, false} {
-			projector.UseKaptinlin(withKaptinlin)
 			t.Run(fmt.Sprintf("%s/kaptinlin=%v", c.name, withKaptinlin), func(t *testing.T) {
 				tool := outputTool(t, c.schema)
 				got := tool.ValidateValue(c.value)
+				if withKaptinlin {
+					got = tool.ValidateValueWithKaptinlin(c.value)
+				}
 				if len(got) != len(c.want) {
 					t.Fatalf("got %v, want %v", got, c.want)
 				}
@@ -117,7 +119,6 @@ func TestValidateValueViolations(t *testing.T) {
 			})
 		}
 	}
-	projector.UseKaptinlin(false)
 }
 
 func kaptinlinVerdict(t testing.TB, schema string, v jsonv.Value) bool {

@@ -29,6 +29,9 @@ type Options struct {
 	// Entries fills CallResult.Entry (the card of the call, for reports
 	// that draw cards).
 	Entries bool
+	// Kaptinlin validates values with kaptinlin/jsonschema before the
+	// upstream walk (verify --kaptinlin; see projector.Tool.ValidateValue).
+	Kaptinlin bool
 }
 
 // Engine verifies calls against a registry. It is safe for concurrent use.
@@ -47,6 +50,13 @@ func NewEngine(reg *projector.Registry, opts Options) *Engine {
 		opts.SpillCap = reg.Config.PluginInt("spill-policy", "maxInlineBytes", -1)
 	}
 	return &Engine{reg: reg, opts: opts, tools: map[string]*projector.Tool{}}
+}
+
+func (e *Engine) validateValue(t *projector.Tool, value jsonv.Value) []projector.Violation {
+	if e.opts.Kaptinlin {
+		return t.ValidateValueWithKaptinlin(value)
+	}
+	return t.ValidateValue(value)
 }
 
 func (e *Engine) lookup(name, host string) *projector.Tool {
@@ -207,7 +217,7 @@ func (v *callRun) metaUnexpected() {
 
 func (v *callRun) projectors() {
 	c, t := v.c, v.tool
-	if vs := t.ValidateValue(c.Value); len(vs) > 0 {
+	if vs := v.e.validateValue(t, c.Value); len(vs) > 0 {
 		msgs := make([]string, len(vs))
 		for i, x := range vs {
 			msgs[i] = x.Message

@@ -149,6 +149,11 @@ func TestVerifyCall(t *testing.T) {
 			}
 			e := NewEngine(testRegistry(t, echoTool("echo")), Options{SpillCap: cap})
 			rs := e.VerifyCall(tc.c)
+			// --kaptinlin is this engine's alone and never changes a verdict.
+			k := NewEngine(testRegistry(t, echoTool("echo")), Options{SpillCap: cap, Kaptinlin: true})
+			if got, want := classes(k.VerifyCall(tc.c)), classes(rs); got != want {
+				t.Errorf("with kaptinlin: findings = %q, without %q", got, want)
+			}
 			if got := classes(rs); got != tc.want {
 				t.Errorf("findings = %q, want %q", got, tc.want)
 				for _, f := range rs[0].Findings {

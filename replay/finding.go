@@ -7,13 +7,7 @@
 package replay
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-	"unicode/utf8"
-
 	"github.com/dsh-replay/dsh-replay/cards"
-	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Class is a stable divergence class name (DESIGN.md §2). Every report
@@ -123,23 +117,6 @@ type Finding struct {
 	Diff []string
 }
 
-// Command is the command that shows the call behind a finding; args are
-// the flags that make show project as the run did (--config FILE,
-// --plugin PATH), quoted here.
-func (f *Finding) Command(args ...string) string {
-	if f.Class == NotASessionLog || f.Class == Unreadable {
-		return "" // nothing of dsh-replay's can show it
-	}
-	cmd := "dsh-replay show " + ShellQuote(f.File)
-	if f.CallID != "" {
-		cmd += " --call " + ShellQuote(f.CallID) + " --raw"
-	}
-	for _, a := range args {
-		cmd += " " + ShellQuote(a)
-	}
-	return cmd
-}
-
 // Signature identifies a cause: findings with equal signatures cluster.
 func (f *Finding) Signature() string {
 	return string(f.Class) + "\x00" + f.SubKind + "\x00" + f.Tool + "\x00" + f.Projector + "\x00" + f.Pointer + "\x00" + f.Message
@@ -151,46 +128,6 @@ func (f *Finding) Headline() string {
 		return string(f.Class)
 	}
 	return string(f.Class) + " (" + f.SubKind + ")"
-}
-
-// ShellQuote quotes s for a POSIX shell; a word holding what a terminal
-// must not get raw (control characters, invalid UTF-8) is written as
-// $'...' with escapes (bash, zsh, ksh and POSIX.1-2024 sh read it).
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r == '+' || r == '=' || r == ',' || r == '@' || r == '%' ||
-			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	if logformat.QuoteName(s) != s {
-		return dollarQuote(s)
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// dollarQuote is s as $'...': printable characters as they are (quote and
-// backslash escaped), everything else byte by byte as \xHH.
-func dollarQuote(s string) string {
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\'' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == utf8.RuneError && n == 1 || !strconv.IsPrint(r):
-			for j := i; j < i+n; j++ {
-				fmt.Fprintf(&b, "\\x%02x", s[j])
-			}
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	b.WriteByte('\'')
-	return b.String()
 }
 
 // Status is the verdict of one call.

@@ -3,13 +3,13 @@ package replay
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -27,7 +27,7 @@ import (
 // and meta are what the ports compute, so a clean log verifies by
 // construction; the mutated logs each carry exactly one defect.
 func TestGenerate(t *testing.T) {
-	if !updating() {
+	if !goldenfile.Update() {
 		t.Skip("run with -update to regenerate testdata/verify")
 	}
 	reg, err := builtin.Registry(projector.Config{})
@@ -70,17 +70,6 @@ func TestGenerate(t *testing.T) {
 		lb := newLog("mutated-" + m.name)
 		m.build(t, reg, samples, lb)
 		lb.write(t, filepath.Join(root, "mutated", m.name+".jsonl"))
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite testdata/verify")
 	}
 }
 

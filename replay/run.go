@@ -35,7 +35,8 @@ type LogResult struct {
 
 // RunOptions configure the pipeline.
 type RunOptions struct {
-	// Jobs is the number of verifying workers (<= 0: all cores).
+	// Jobs is the number of verifying workers (see logformat.Jobs: <= 0 is
+	// GOMAXPROCS).
 	Jobs int
 	// ShardK of ShardN (1-based) keeps a stable subset of the calls; ShardN
 	// 0 or 1 keeps everything.

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -37,50 +36,5 @@ func TestTextDiffTerminalSafe(t *testing.T) {
 	long := strings.Repeat("x", MaxLineWidth+50)
 	if d := TextDiff(long+"a\n", long+"b\n", 0); len(d) != 2 || d[0][0] != '-' || d[1][0] != '+' {
 		t.Errorf("clipped lines: %q", d)
-	}
-}
-
-// ShellQuote gives what a POSIX shell reads back as the same word, and
-// nothing a terminal would act on.
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"logs/session.jsonl":     "logs/session.jsonl",
-		"my logs/a.jsonl":        "'my logs/a.jsonl'",
-		"it's":                   `'it'\''s'`,
-		"":                       "''",
-		"q/x\n\x1b[31mRED.jsonl": `$'q/x\x0a\x1b[31mRED.jsonl'`,
-		"a'b\\\a":                `$'a\'b\\\x07'`,
-		"bad\xffé":               `$'bad\xffé'`,
-		"\u202egnp.jsonl":        `$'\xe2\x80\xaegnp.jsonl'`,
-	} {
-		if got := ShellQuote(in); got != want {
-			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
-// bash reads every quoted word back as the original bytes.
-func TestShellQuoteRoundTrip(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
-	words := []string{"plain", "two words", "it's", "q/x\n\x1b[31mRED.jsonl", "a'b\\\a", "bad\xffé", "\u202egnp", "\x01\x7f$`!*"}
-	var script strings.Builder
-	for _, w := range words {
-		script.WriteString("printf '%s\\0' " + ShellQuote(w) + "\n")
-	}
-	out, err := exec.Command(bash, "-c", script.String()).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-	if len(got) != len(words) {
-		t.Fatalf("bash printed %q", out)
-	}
-	for i, w := range words {
-		if got[i] != w {
-			t.Errorf("%q came back as %q", w, got[i])
-		}
 	}
 }

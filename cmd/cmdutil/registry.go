@@ -3,17 +3,10 @@ package cmdutil
 import (
 	"fmt"
 
-	"github.com/spf13/pflag"
-
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
-
-// AddPluginFlag adds --plugin (verify, show, golden, tools).
-func AddPluginFlag(f *pflag.FlagSet, paths *[]string) {
-	StringArrayVar(f, paths, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
-}
 
 // PluginTool is a tool a --plugin added.
 type PluginTool struct {
@@ -71,17 +64,4 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 		}
 	}
 	return reg, added, nil
-}
-
-// ProjectorArgs are the flags that load the same projectors as a run with
-// this --config and these --plugin paths, for the commands a report prints.
-func ProjectorArgs(config string, plugins []string) []string {
-	var args []string
-	if config != "" {
-		args = append(args, "--config", config)
-	}
-	for _, p := range plugins {
-		args = append(args, "--plugin", p)
-	}
-	return args
 }

@@ -6,14 +6,16 @@ package golden
 import (
 	"bytes"
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/cmd/show"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/report"
 
 	"github.com/spf13/cobra"
 
@@ -26,27 +28,25 @@ import (
 // Golden kinds: what a golden file is.
 const (
 	kindLog       = "log"
-	kindCardsText = "cards"
-	kindCardsJSON = "cards-json"
+	kindCardsText = cards.TextGolden
+	kindCardsJSON = cards.JSONGolden
 )
 
 type goldenOptions struct {
-	config    string
-	noSidecar bool
-	out       string
-	force     bool
-	dryRun    bool
-	review    bool
-	noReview  bool
-	prune     bool
-	maxLines  int
+	proj     cmdutil.ProjectorFlags
+	out      string
+	force    bool
+	dryRun   bool
+	review   bool
+	noReview bool
+	prune    bool
+	maxLines int
 
 	unreferenced string
 
 	// review filters
 	logs, tools, calls []string
 	filter             logformat.PathFilter
-	plugins            []string
 }
 
 // NewCmd is `dsh-replay golden`.
@@ -99,11 +99,9 @@ error, 3 a log could not be read or a file could not be written.`,
 
 func addCommonFlags(c *cobra.Command, o *goldenOptions) {
 	f := c.Flags()
-	f.StringVar(&o.config, "config", "", "deployment configuration `FILE` the projectors read")
-	f.BoolVar(&o.noSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
+	o.proj.Add(f)
 	f.StringVar(&o.out, "out", "", "keep goldens (and re-recorded log copies) under `DIR`, mirroring the logs' relative paths")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
-	cmdutil.AddPluginFlag(f, &o.plugins)
 }
 
 func needPaths(name string) cobra.PositionalArgs {
@@ -202,7 +200,7 @@ func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*golde
 	}
 	if needRegistry {
 		var err error
-		if g.reg, _, err = cmdutil.Registry(o.config, o.plugins); err != nil {
+		if g.reg, _, err = o.proj.Registry(); err != nil {
 			return nil, err
 		}
 		g.eng = replay.NewEngine(g.reg, replay.Options{})
@@ -283,7 +281,7 @@ type goldenFile struct {
 	kind   string
 	path   string // where it lives (under --out when set)
 	want   []byte
-	cards  *cardsGolden // card goldens: compared up to the header's version
+	cards  *cards.Golden // card goldens: compared up to the header's version
 	have   []byte
 	exists bool
 	same   bool
@@ -368,7 +366,7 @@ func (g *goldenRun) plan(path string) *logPlan {
 		}
 		return nil
 	}
-	if _, err := logformat.ReadCalls(path, logformat.Options{NoSidecar: g.o.noSidecar}, collect); err != nil {
+	if _, err := logformat.ReadCalls(path, logformat.Options{NoSidecar: g.o.proj.NoSidecar}, collect); err != nil {
 		p.readErr = err
 		return p
 	}
@@ -394,15 +392,15 @@ func (g *goldenRun) plan(path string) *logPlan {
 	if g.o.out == "" || len(p.changes) > 0 || fileExists(lf.path) {
 		p.files = append(p.files, lf)
 	}
-	text, js, err := cardsFor(g.reg, path, data)
+	text, js, err := cards.Goldens(g.reg, path, data)
 	if err != nil {
 		p.readErr = fmt.Errorf("rendering the cards of the re-recorded log: %w", err)
 		return p
 	}
-	base := g.place(logBase(path))
+	base := g.place(cards.LogBase(path))
 	p.files = append(p.files,
-		&goldenFile{kind: kindCardsText, path: base + cardsTextExt, want: text.bytes(), cards: text},
-		&goldenFile{kind: kindCardsJSON, path: base + cardsJSONExt, want: js.bytes(), cards: js})
+		&goldenFile{kind: kindCardsText, path: base + cardsTextExt, want: text.Bytes(cmdutil.VersionString()), cards: text},
+		&goldenFile{kind: kindCardsJSON, path: base + cardsJSONExt, want: js.Bytes(cmdutil.VersionString()), cards: js})
 	for _, f := range p.files {
 		f.have, err = logformat.ReadRegularFile(f.path)
 		f.exists = err == nil
@@ -413,7 +411,7 @@ func (g *goldenRun) plan(path string) *logPlan {
 			f.have, f.same = old, len(p.changes) == 0
 		case !f.exists:
 		case f.cards != nil:
-			f.same = f.cards.matches(f.have)
+			f.same = f.cards.Matches(f.have)
 		default:
 			f.same = bytes.Equal(f.have, f.want)
 		}
@@ -455,7 +453,7 @@ func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
 	case env == "new":
 		m = modeReview
 	case env == "always":
-	case show.IsTerminal(c.OutOrStdout()):
+	case cmdutil.IsTerminal(c.OutOrStdout()):
 		m = modeReview
 	}
 	if m != modeDry {
@@ -622,8 +620,8 @@ func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
 		return fmt.Sprintf(": %d %s re-recorded (%s)", len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"), strings.Join(parts, "; "))
 	case !f.exists:
 		return " (new)"
-	case f.cards != nil && parseHeader(f.kind, f.have).format != goldenFormat:
-		return fmt.Sprintf(" (golden format %d → %d)", parseHeader(f.kind, f.have).format, goldenFormat)
+	case f.cards != nil && cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
+		return fmt.Sprintf(" (golden format %d → %d)", cards.ParseHeader(f.kind, f.have).Format, cards.GoldenFormat)
 	}
 	return ""
 }
@@ -649,7 +647,7 @@ func goldenPaths(args []string, filter logformat.PathFilter, stderr io.Writer) (
 func checkCollisions(paths []string) error {
 	seen := map[string]string{}
 	for _, p := range paths {
-		b := logBase(p)
+		b := cards.LogBase(p)
 		if q, ok := seen[b]; ok {
 			return fmt.Errorf("%s and %s would share the card goldens %s%s: rename one", q, p, b, cardsTextExt)
 		}
@@ -720,11 +718,8 @@ func (g *goldenRun) command(sub string, paths []string, extra ...string) string 
 		parts = append(parts, "--out", shellQuote(g.o.out))
 	}
 	if sub == "update" || sub == "check" {
-		for _, a := range cmdutil.ProjectorArgs(g.o.config, g.o.plugins) {
+		for _, a := range g.o.proj.Args() {
 			parts = append(parts, shellQuote(a))
-		}
-		if g.o.noSidecar {
-			parts = append(parts, "--no-sidecar")
 		}
 	}
 	for _, p := range paths {
@@ -733,7 +728,7 @@ func (g *goldenRun) command(sub string, paths []string, extra ...string) string 
 	return strings.Join(parts, " ")
 }
 
-var shellQuote = replay.ShellQuote
+var shellQuote = report.ShellQuote
 
 // goldenRunOver prepares a golden run (with card goldens) over the logs the
 // arguments name, refusing two logs that would share a golden.
@@ -837,7 +832,7 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 					return err
 				}
 				f.have = data
-				f.same = f.cards.matches(data)
+				f.same = f.cards.Matches(data)
 				return nil
 			})
 		}
@@ -862,17 +857,17 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 				}
 			case !f.exists:
 				fmt.Fprintf(out, "MISSING %s: no card golden\n", logformat.QuoteName(f.path))
-			case parseHeader(f.kind, f.have).format != goldenFormat:
-				h := parseHeader(f.kind, f.have)
-				if h.ok {
-					fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", logformat.QuoteName(f.path), h.format, goldenFormat)
+			case cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
+				h := cards.ParseHeader(f.kind, f.have)
+				if h.OK {
+					fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", logformat.QuoteName(f.path), h.Format, cards.GoldenFormat)
 				} else {
 					fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", logformat.QuoteName(f.path))
 				}
 			default:
 				fmt.Fprintf(out, "DRIFT %s: the cards differ\n", logformat.QuoteName(f.path))
 				// The version in the header is not compared: keep it out of the diff.
-				want := f.cards.header(parseHeader(f.kind, f.have).version) + string(f.cards.body)
+				want := f.cards.Header(cards.ParseHeader(f.kind, f.have).Version) + string(f.cards.Body)
 				writeDiff(out, string(f.have), want, o.maxLines)
 			}
 		}
@@ -946,7 +941,7 @@ func (g *goldenRun) leftovers(args, paths []string) []string {
 		}
 	}
 	for _, p := range paths {
-		base := g.place(logBase(p))
+		base := g.place(cards.LogBase(p))
 		for _, f := range []string{g.place(p), base + cardsTextExt, base + cardsJSONExt} {
 			if fileExists(f + pendingExt) {
 				set[f+pendingExt] = true

@@ -3,13 +3,15 @@ package golden
 import (
 	"bytes"
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/spf13/cobra"
@@ -97,7 +99,7 @@ func (g *goldenRun) pendingUnits(args []string) ([]*pendingUnit, error) {
 		var kind, base string
 		switch {
 		case strings.HasSuffix(t, ".jsonl") || strings.HasSuffix(t, ".jsonl.zstd"):
-			kind, base = kindLog, logBase(t)
+			kind, base = kindLog, cards.LogBase(t)
 		case strings.HasSuffix(t, cardsTextExt):
 			kind, base = kindCardsText, strings.TrimSuffix(t, cardsTextExt)
 		case strings.HasSuffix(t, cardsJSONExt):
@@ -126,7 +128,7 @@ func (g *goldenRun) pendingUnits(args []string) ([]*pendingUnit, error) {
 			})
 			continue
 		}
-		base := g.place(logBase(a))
+		base := g.place(cards.LogBase(a))
 		for _, f := range []string{g.place(a), base + cardsTextExt, base + cardsJSONExt} {
 			if fileExists(f + pendingExt) {
 				add(f + pendingExt)

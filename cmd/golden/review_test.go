@@ -3,7 +3,6 @@ package golden
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -22,6 +21,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -360,19 +361,7 @@ func isQuit(cmd tea.Cmd) bool {
 
 func checkScreens(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(testdataAbs, name)
-	if updateGoldens() {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		os.WriteFile(path, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./cmd/golden -run %s -update)", err, t.Name())
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs (-want +got; regenerate: go test ./cmd/golden -run %s -update):\n%s", name, t.Name(), d)
-	}
+	goldenfile.Check(t, filepath.Join(testdataAbs, name), got)
 }
 
 // ptySession runs `golden review DIR` in a pseudo-terminal.
@@ -544,23 +533,10 @@ func assertWhole(t *testing.T, dir string) {
 	}
 }
 
-func updateGoldens() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
 // ciCLI is goldenCLI keeping CI as the test set it.
 func ciCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	return clitest.Run(t, Run, nil, args...)
 }
 
 // Keys typed faster than the terminal is read arrive as one run of runes;

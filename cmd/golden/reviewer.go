@@ -3,7 +3,6 @@ package golden
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cards"
@@ -49,13 +47,6 @@ by the exact commands that decide it, and exits 1 while anything is pending.`,
 	return c
 }
 
-// isTTY reports whether both ends of the session are a terminal.
-func isTTY(in io.Reader, out io.Writer) bool {
-	fi, ok1 := in.(interface{ Fd() uintptr })
-	fo, ok2 := out.(interface{ Fd() uintptr })
-	return ok1 && ok2 && term.IsTerminal(fi.Fd()) && term.IsTerminal(fo.Fd())
-}
-
 func runReview(c *cobra.Command, o *goldenOptions, args []string, noTUI bool) error {
 	g, err := newGoldenRun(c, o, false)
 	if err != nil {
@@ -70,7 +61,7 @@ func runReview(c *cobra.Command, o *goldenOptions, args []string, noTUI bool) er
 		fmt.Fprintln(g.stdout, "no pending goldens")
 		return nil
 	}
-	if noTUI || !isTTY(c.InOrStdin(), c.OutOrStdout()) {
+	if noTUI || !cmdutil.IsInteractive(c.InOrStdin(), c.OutOrStdout()) {
 		return g.printReviews(revs, args)
 	}
 	if err := refuseInCI(o, "review goldens"); err != nil {

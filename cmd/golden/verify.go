@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dsh-replay/dsh-replay/cmd/report"
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/replay"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // VerifyCardGoldens is `verify --golden DIR`: the card goldens of every
@@ -18,8 +20,8 @@ import (
 // .new file left behind, is a card-mismatch failure reported through the
 // same sinks, one block per golden, each naming the command that
 // regenerates it. verify writes nothing.
-func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, config string, plugins []string, noSidecar bool, paths []string) {
-	g := &goldenRun{o: &goldenOptions{out: dir, config: config, plugins: plugins, noSidecar: noSidecar}}
+func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir string, proj cmdutil.ProjectorFlags, paths []string) {
+	g := &goldenRun{o: &goldenOptions{out: dir, proj: proj}}
 	g.cwd, _ = os.Getwd()
 	if abs, err := filepath.Abs(dir); err == nil {
 		g.o.out = abs
@@ -43,22 +45,22 @@ func VerifyCardGoldens(agg *report.Aggregator, reg *projector.Registry, dir, con
 		if err != nil {
 			continue // the verification itself reports an unreadable log
 		}
-		text, js, err := cardsFor(reg, path, data)
+		text, js, err := cards.Goldens(reg, path, data)
 		if err != nil {
 			continue
 		}
-		base := g.place(logBase(path))
+		base := g.place(cards.LogBase(path))
 		for _, want := range []struct {
 			path string
-			g    *cardsGolden
+			g    *cards.Golden
 		}{{base + cardsTextExt, text}, {base + cardsJSONExt, js}} {
 			have, err := logformat.ReadRegularFile(want.path)
 			switch {
 			case err != nil:
 				add(want.path, "no card golden for this log (regenerate: "+regen+")", nil)
-			case !want.g.matches(have):
-				h := parseHeader(want.g.kind, have)
-				body := want.g.header(h.version) + string(want.g.body)
+			case !want.g.Matches(have):
+				h := cards.ParseHeader(want.g.Kind, have)
+				body := want.g.Header(h.Version) + string(want.g.Body)
 				add(want.path, "the cards differ from the golden (regenerate: "+regen+")",
 					replay.TextDiff(string(have), body, replay.DiffLimit))
 			}

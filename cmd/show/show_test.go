@@ -1,35 +1,24 @@
 package show
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
 // -update rewrites the golden files; registered only if another test file of
 // the package has not registered it already.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func showUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
 // Run runs the show command as the CLI does.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cmdutil.RunCommands(args, stdin, stdout, stderr, NewCmd())
@@ -37,30 +26,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func showCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	return clitest.Run(t, Run, nil, args...)
 }
 
 func checkShowGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "show", "golden", name)
-	if showUpdate() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./cmd -run %s -update)", err, t.Name())
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs (-want +got; regenerate: go test ./cmd -run '%s' -update):\n%s", name, t.Name(), d)
-	}
+	goldenfile.Check(t, filepath.Join("..", "..", "testdata", "show", "golden", name), got)
 }
 
 var showLogs = []string{"terminal.jsonl", "fs.jsonl", "other.jsonl"}
@@ -175,11 +146,11 @@ func TestShowColour(t *testing.T) {
 			t.Errorf("NO_COLOR=%q %v: exit %d, escapes %v", c.noColor, c.args, code, strings.ContainsRune(out, 0x1b))
 		}
 	}
-	if !useColor("auto", true) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" {
+	if !cmdutil.UseColor("auto", true) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" {
 		t.Error("auto must colour a terminal")
 	}
 	t.Setenv("NO_COLOR", "x")
-	if useColor("auto", true) {
+	if cmdutil.UseColor("auto", true) {
 		t.Error("NO_COLOR=x must turn colour off")
 	}
 }
@@ -246,7 +217,7 @@ func TestShowWidthFromColumns(t *testing.T) {
 	if w := widest(out); w != 100 {
 		t.Errorf("bad COLUMNS falls back to 100: widest row %d", w)
 	}
-	if got := showWidth(0, terminal{isTTY: true, width: 120}); got != 120 {
+	if got := cmdutil.OutputWidth(0, cmdutil.Terminal{IsTTY: true, Width: 120}, cards.MinWidth, 100); got != 120 {
 		t.Errorf("a terminal's width beats COLUMNS: %d", got)
 	}
 }

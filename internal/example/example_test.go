@@ -6,7 +6,6 @@ package example
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,12 +13,11 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/cmd"
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/example/session.jsonl")
 
 const logPath = "../../testdata/example/session.jsonl"
 
@@ -130,7 +128,7 @@ func build(t *testing.T) []byte {
 
 func TestExampleLogIsCurrent(t *testing.T) {
 	want := build(t)
-	if *update {
+	if goldenfile.Update() {
 		if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 			t.Fatal(err)
 		}

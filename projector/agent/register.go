@@ -3,7 +3,6 @@ package agent
 
 import (
 	_ "embed"
-	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -16,15 +15,7 @@ import (
 //go:embed schemas/parameters.json
 var parametersJSON []byte
 
-var (
-	catalogOnce sync.Once
-	catalog     toolkit.Catalog
-)
-
-func params(name string) jsonv.Value {
-	catalogOnce.Do(func() { catalog = toolkit.ParseCatalog(parametersJSON) })
-	return catalog.Get(name)
-}
+var params = toolkit.LazyCatalog(parametersJSON)
 
 // Register adds this family's tools to r (reading options from r.Config).
 func Register(r *projector.Registry) error {

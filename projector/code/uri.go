@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/dsh-replay/dsh-replay/projector/internal/pct"
 )
 
 // renderURI is tool-lsp's renderUri: a valid file: URI becomes
@@ -231,7 +233,7 @@ func parseHost(buf string) (string, bool) {
 		}
 		return strings.ToLower(buf), true
 	}
-	domain, ok := percentDecode(buf, false)
+	domain, ok := pct.Decode(buf, false)
 	if !ok {
 		return "", false
 	}
@@ -251,45 +253,6 @@ func parseHost(buf string) (string, bool) {
 	return ascii, true
 }
 
-// percentDecode decodes %XX escapes. With strict set it is
-// decodeURIComponent: a malformed escape or invalid UTF-8 fails; otherwise
-// malformed escapes stay literal and bytes are kept.
-func percentDecode(s string, strict bool) (string, bool) {
-	if !strings.Contains(s, "%") {
-		return s, true
-	}
-	var out []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		if s[i] == '%' && strict {
-			return "", false
-		}
-		out = append(out, s[i])
-	}
-	if strict && !utf8.Valid(out) {
-		return "", false
-	}
-	return string(out), true
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
 // hasEncoded reports %2f (or %5c when withBackslash), any case.
 func hasEncoded(p string, withBackslash bool) bool {
 	l := strings.ToLower(p)
@@ -304,7 +267,7 @@ func filePath(u fileURL, windows bool) (string, bool) {
 		if hasEncoded(u.path, true) {
 			return "", false
 		}
-		d, ok := percentDecode(strings.ReplaceAll(u.path, "/", `\`), true)
+		d, ok := pct.Decode(strings.ReplaceAll(u.path, "/", `\`), true)
 		if !ok {
 			return "", false
 		}
@@ -322,7 +285,7 @@ func filePath(u fileURL, windows bool) (string, bool) {
 		if u.host != "" || hasEncoded(u.path, false) {
 			return "", false
 		}
-		d, ok := percentDecode(u.path, true)
+		d, ok := pct.Decode(u.path, true)
 		if !ok {
 			return "", false
 		}

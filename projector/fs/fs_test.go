@@ -2,18 +2,15 @@ package fs_test
 
 import (
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/fs"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // registry builds the tool-fs tools for a configuration document.
 func registry(t testing.TB, config string) *projector.Registry {
@@ -153,25 +150,7 @@ func TestProjectionsGolden(t *testing.T) {
 	for _, c := range cases {
 		b.WriteString(c.run(t))
 	}
-	golden := filepath.Join("testdata", "projections.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if b.String() != string(want) {
-		gotLines, wantLines := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gotLines) && i < len(wantLines); i++ {
-			if gotLines[i] != wantLines[i] {
-				t.Fatalf("golden mismatch at line %d:\n got %s\nwant %s\n(go test -update rewrites)", i+1, gotLines[i], wantLines[i])
-			}
-		}
-		t.Fatalf("golden mismatch: %d vs %d lines", len(gotLines), len(wantLines))
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "projections.golden"), b.String())
 }
 
 func TestLangFromPath(t *testing.T) {

@@ -1,18 +1,15 @@
 package search_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/search"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 func TestPreviewLine(t *testing.T) {
 	const cut = " (line truncated)"
@@ -213,40 +210,7 @@ func itoa(n int) string { return jsonv.FormatNumber(float64(n)) }
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the output (go test ./projector/search -run %s -update regenerates it):\n%s", path, t.Name(), firstDiffLine(string(want), got))
-	}
-}
-
-func firstDiffLine(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + itoa(i+1) + ":\nwant " + a + "\n got " + b
-		}
-	}
-	return ""
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestCapMetaBytesSpecQuirk(t *testing.T) {

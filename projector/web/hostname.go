@@ -5,9 +5,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"golang.org/x/net/idna"
 	"golang.org/x/text/unicode/bidi"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector/internal/pct"
 )
 
 // Hostname is `new URL(raw).hostname` under the WHATWG URL standard (what
@@ -207,7 +209,7 @@ func parseHost(input string, opaque bool) (string, bool) {
 		}
 		return percentEncodeC0(input), true
 	}
-	domain := percentDecode(input)
+	domain, _ := pct.Decode(input, false)
 	if !utf8.ValidString(domain) {
 		domain = strings.ToValidUTF8(domain, "\uFFFD")
 	}
@@ -233,22 +235,6 @@ func parseHost(input string, opaque bool) (string, bool) {
 	return ascii, true
 }
 
-func percentDecode(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
-}
-
 // percentEncodeC0 encodes the C0 control percent-encode set (C0 controls
 // and everything above U+007E) of an opaque host.
 func percentEncodeC0(s string) string {
@@ -264,20 +250,6 @@ func percentEncodeC0(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 // endsInNumber is the "ends in a number" checker.
@@ -319,8 +291,8 @@ func parseIPv4Number(s string) (uint64, bool) {
 		switch {
 		case c >= '0' && c <= '9':
 			d = uint64(c - '0')
-		case base == 16 && isHex(c):
-			d = uint64(unhex(c))
+		case base == 16 && pct.IsHex(c):
+			d = uint64(pct.Unhex(c))
 		default:
 			return 0, false
 		}
@@ -401,8 +373,8 @@ func parseIPv6(s string) ([8]uint16, bool) {
 			continue
 		}
 		value, length := 0, 0
-		for length < 4 && i < len(s) && isHex(s[i]) {
-			value = value*16 + int(unhex(s[i]))
+		for length < 4 && i < len(s) && pct.IsHex(s[i]) {
+			value = value*16 + int(pct.Unhex(s[i]))
 			i++
 			length++
 		}

@@ -5,6 +5,7 @@ package toolkit
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -107,6 +108,13 @@ func ParseCatalog(data []byte) Catalog {
 		c[m.Key] = m.Value
 	}
 	return c
+}
+
+// LazyCatalog is a family's parameter schema lookup over the catalog data,
+// parsed on first use (a command that builds no registry never parses it).
+func LazyCatalog(data []byte) func(name string) jsonv.Value {
+	c := sync.OnceValue(func() Catalog { return ParseCatalog(data) })
+	return func(name string) jsonv.Value { return c().Get(name) }
 }
 
 // Get returns one tool's parameter schema; a missing entry is a programming

@@ -89,7 +89,7 @@ func (s *githubSink) Close(t *Totals) error {
 		if len(f.Diff) > 0 {
 			msg += "\n" + strings.Join(f.Diff, "\n")
 		}
-		if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
+		if cmd := findingCommand(f, s.o.ShowArgs); cmd != "" {
 			msg += "\n" + cmd
 		}
 		fmt.Fprintf(w, "::%s %s::%s\n", lv, props, escapeData(msg))
@@ -157,7 +157,7 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 			d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
 		}
 		d.WriteString("```\n\n")
-		if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
+		if cmd := findingCommand(f, s.o.ShowArgs); cmd != "" {
 			d.WriteString("`" + cmd + "`\n\n")
 		}
 		d.WriteString("</details>\n\n")

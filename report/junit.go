@@ -161,7 +161,7 @@ func (s *junitSink) testcase(name, class string, nanos int64, file string, line 
 				for _, d := range x.Diff {
 					body.WriteString(d + "\n")
 				}
-				if cmd := x.Command(s.o.ShowArgs...); cmd != "" {
+				if cmd := findingCommand(x, s.o.ShowArgs); cmd != "" {
 					body.WriteString("→ " + cmd + "\n")
 				}
 			}

@@ -2,21 +2,15 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
 
 // feed sends a synthetic run: log a.jsonl with 5 calls sharing one cause
 // and one distinct finding, log b.jsonl with 14 more errors (over the
@@ -145,20 +139,7 @@ func TestEscape(t *testing.T) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./cmd/report -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden (regenerate: go test ./cmd/report -update)\n--- got ---\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestSideRowsMarkTheDifference(t *testing.T) {

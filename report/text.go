@@ -240,7 +240,7 @@ func (s *textSink) writeFinding(w io.Writer, f *replay.Finding, indent string) {
 	for _, d := range f.Diff {
 		fmt.Fprintf(w, "%s  %s\n", indent, cards.Sanitize(d))
 	}
-	if cmd := f.Command(s.o.ShowArgs...); cmd != "" {
+	if cmd := findingCommand(f, s.o.ShowArgs); cmd != "" {
 		fmt.Fprintf(w, "%s  → %s\n", indent, cmd)
 	}
 }

@@ -380,7 +380,7 @@ func (s *htmlSink) htmlCardOf(r *replay.CallResult, limit int) htmlCard {
 	st := e.Status()
 	c := htmlCard{Icon: e.Icon(), Title: e.Title(), Pill: st.Text,
 		Footer:  strings.Join(nonEmpty(e.Tool, e.CallID, e.Location), " · "),
-		ShowCmd: s.showCommand(r.File, r.CallID)}
+		ShowCmd: ShowCommand(r.File, r.CallID, ShowFull, s.o.ShowArgs)}
 	switch st.Kind {
 	case cards.StatusError:
 		c.PillClass = "err"
@@ -419,16 +419,9 @@ func nonEmpty(xs ...string) []string {
 	return out
 }
 
-// showCommand shows a whole card: the finding's command with --full for
-// --raw.
-func (s *htmlSink) showCommand(file, callID string) string {
-	f := replay.Finding{File: file, CallID: callID}
-	return strings.Replace(f.Command(s.o.ShowArgs...), " --raw", " --full", 1)
-}
-
 func (s *htmlSink) newHTMLFinding(f *replay.Finding) htmlFinding {
 	h := htmlFinding{Class: string(f.Class), Headline: f.Headline(), Sev: f.Sev.String(), Projector: f.Projector,
-		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: f.Command(s.o.ShowArgs...)}
+		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: findingCommand(f, s.o.ShowArgs)}
 	h.Rows = sideRows(f.Diff)
 	return h
 }

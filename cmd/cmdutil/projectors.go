@@ -1,0 +1,71 @@
+package cmdutil
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+// ProjectorFlags are the flags that choose the projectors a command runs
+// (--config, --plugin) and the values it reads (--no-sidecar). They are
+// turned into command-line words by Args and ShowArgs, and nowhere else.
+type ProjectorFlags struct {
+	Config    string
+	Plugins   []string
+	NoSidecar bool
+}
+
+// Add adds --config, --plugin and --no-sidecar.
+func (p *ProjectorFlags) Add(f *pflag.FlagSet) {
+	p.AddProjectors(f)
+	f.BoolVar(&p.NoSidecar, "no-sidecar", false, "ignore <log>.values.jsonl sidecars")
+}
+
+// AddProjectors adds --config and --plugin only, for commands that read no
+// values (show, tools).
+func (p *ProjectorFlags) AddProjectors(f *pflag.FlagSet) {
+	f.StringVar(&p.Config, "config", "", "deployment configuration `FILE` the projectors read (JSON: {\"plugins\": {...}, \"services\": {...}})")
+	StringArrayVar(f, &p.Plugins, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
+}
+
+// Args are the flags that give another command the same projectors and
+// values, unquoted.
+func (p ProjectorFlags) Args() []string {
+	args := p.ShowArgs()
+	if p.NoSidecar {
+		args = append(args, "--no-sidecar")
+	}
+	return args
+}
+
+// ShowArgs are Args for `dsh-replay show`, which reads no values.
+func (p ProjectorFlags) ShowArgs() []string {
+	var args []string
+	if p.Config != "" {
+		args = append(args, "--config", p.Config)
+	}
+	for _, pl := range p.Plugins {
+		args = append(args, "--plugin", pl)
+	}
+	return args
+}
+
+// Registry builds the registry these flags name (see Registry).
+func (p ProjectorFlags) Registry() (*projector.Registry, []PluginTool, error) {
+	return Registry(p.Config, p.Plugins)
+}
+
+// AddJobsFlag adds --jobs: every worker pool of the command (decoding, and
+// for verify verifying) has that many workers, 0 as many as GOMAXPROCS
+// (all cores unless it says otherwise), never more than 4 per core.
+func AddJobsFlag(f *pflag.FlagSet, jobs *int) {
+	f.IntVar(jobs, "jobs", 0, "workers (0: GOMAXPROCS, all cores by default; at most 4 per core)")
+}
+
+// CheckJobs refuses a negative --jobs.
+func CheckJobs(jobs int) error {
+	if jobs < 0 {
+		return UsageErr("--jobs must be >= 0")
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package cmdutil
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+)
+
+// Terminal is what a command needs to know about a stream it writes to.
+type Terminal struct {
+	IsTTY         bool
+	Width, Height int // 0 when unknown
+}
+
+// TerminalOf describes w (not a terminal unless it is a file on one).
+func TerminalOf(w io.Writer) Terminal {
+	f, ok := w.(interface{ Fd() uintptr })
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return Terminal{}
+	}
+	t := Terminal{IsTTY: true}
+	if wd, ht, err := term.GetSize(f.Fd()); err == nil {
+		t.Width, t.Height = wd, ht
+	}
+	return t
+}
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool { return TerminalOf(w).IsTTY }
+
+// IsInteractive reports whether both ends of a session are a terminal.
+func IsInteractive(in io.Reader, out io.Writer) bool {
+	fi, ok1 := in.(interface{ Fd() uintptr })
+	fo, ok2 := out.(interface{ Fd() uintptr })
+	return ok1 && ok2 && term.IsTerminal(fi.Fd()) && term.IsTerminal(fo.Fd())
+}
+
+// OutputWidth picks a width: flag when set, else the terminal's, else
+// $COLUMNS (so a pipe or a CI log can be sized), else def; never below
+// least.
+func OutputWidth(flag int, t Terminal, least, def int) int {
+	if flag > 0 {
+		return flag
+	}
+	if t.IsTTY && t.Width > 0 {
+		return max(t.Width, least)
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+		return max(n, least)
+	}
+	return def
+}
+
+// UseColor decides --color: always and never decide; auto colours a
+// terminal unless NO_COLOR is set to anything non-empty (no-color.org) or
+// TERM is dumb.
+func UseColor(mode string, tty bool) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// Page pipes data through $PAGER (default "less -R").
+func Page(data []byte, stdout, stderr io.Writer) error {
+	pager := os.Getenv("PAGER")
+	if strings.TrimSpace(pager) == "" {
+		pager = "less -R"
+	}
+	cmd := exec.Command("sh", "-c", pager)
+	cmd.Stdin = bytes.NewReader(data)
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+	if os.Getenv("LESS") == "" {
+		cmd.Env = append(os.Environ(), "LESS=R")
+	}
+	return cmd.Run()
+}
