@@ -80,4 +80,3 @@ func dollarQuote(s string) string {
 	b.WriteByte('\'')
 	return b.String()
 }
-
