@@ -296,63 +296,17 @@ type logPlan struct {
 	readErr  error // the log could not be read or rewritten (exit 3)
 }
 
-// reRecord decides the new content and meta of one call.
+// reRecord adds what re-recording one call changes, or why it cannot.
 func (g *goldenRun) reRecord(c *logformat.Call, p *logPlan) {
-	if !c.HasResult || c.IsError || c.Value.IsUndefined() {
-		return
+	r, problems := g.eng.ReRecord(c)
+	for _, pr := range problems {
+		p.problems = append(p.problems, problem{callID: c.CallID, tool: c.Name, line: c.Line, fail: pr.Fail, msg: pr.Msg})
 	}
-	pr := func(fail bool, format string, args ...any) {
-		p.problems = append(p.problems, problem{callID: c.CallID, tool: c.Name, line: c.Line, fail: fail, msg: fmt.Sprintf(format, args...)})
+	if r.SetContent || r.SetMeta {
+		p.changes = append(p.changes, callChange{callID: c.CallID, tool: c.Name, line: c.Line, subCall: c.IsSubCall,
+			content: r.SetContent, oldContent: c.Content, newContent: r.Content,
+			meta: r.SetMeta, oldMeta: c.Meta, newMeta: r.Meta})
 	}
-	tool := g.reg.LookupFor(c.Name, c.Host)
-	if tool == nil || tool.Output == nil {
-		pr(false, "no Go port of tool %q: not re-recorded", c.Name)
-		return
-	}
-	if vs := tool.ValidateValue(c.Value); len(vs) > 0 {
-		pr(true, "the recorded value violates the output schema (%s): not re-recorded", vs[0].Message)
-		return
-	}
-	args := replay.ExecArgs(c)
-	ch := callChange{callID: c.CallID, tool: c.Name, line: c.Line, subCall: c.IsSubCall,
-		oldContent: c.Content, oldMeta: c.Meta}
-	if !c.ContentReplaced {
-		// Never re-render a replaced content: a policy wrote it, not render.
-		content, err := tool.RunRender(args, c.Value)
-		if err != nil {
-			pr(true, "render failed: %s", firstLine(err.Error()))
-			return // upstream never runs presentationMeta after a failed render
-		}
-		if want := g.eng.RecordedContent(c, content); !replay.Same(c.Content, want) {
-			ch.content, ch.newContent = true, want
-		}
-	}
-	if c.IsSubCall {
-		// Sub-calls never get meta.
-		if c.Meta.IsDefined() {
-			ch.meta = true
-		}
-	} else {
-		meta, declared, err := tool.RunPresentationMeta(args, c.Value)
-		switch {
-		case err != nil:
-			pr(true, "presentationMeta failed: %s", firstLine(err.Error()))
-		case !declared:
-			ch.meta = c.Meta.IsDefined()
-		case c.Meta.IsUndefined() || !replay.Same(c.Meta, meta):
-			ch.meta, ch.newMeta = true, meta
-		}
-	}
-	if ch.content || ch.meta {
-		p.changes = append(p.changes, ch)
-	}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }
 
 // plan computes the re-recorded log and card goldens of one log and reads
