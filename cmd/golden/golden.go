@@ -176,11 +176,11 @@ are all drift (exit 1). Every failure prints the command that regenerates.`,
 
 // goldenRun is the state shared by the golden subcommands.
 type goldenRun struct {
+	layout
 	o              *goldenOptions
 	reg            *projector.Registry
 	eng            *replay.Engine
 	stdout, stderr io.Writer
-	cwd            string
 	states         map[*pendingUnit]*unitState // per-call work, by unit
 }
 
@@ -188,18 +188,12 @@ func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*golde
 	// A signal at any moment ends a golden run the same way: no temporary
 	// file left, exit 130 or 143.
 	logformat.HandleInterrupts()
-	g := &goldenRun{o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
-	var err error
-	if g.cwd, err = os.Getwd(); err != nil {
-		return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
+	l, err := newLayout(o.out, o.proj)
+	if err != nil {
+		return nil, err
 	}
-	if o.out != "" {
-		if o.out, err = filepath.Abs(o.out); err != nil {
-			return nil, cmdutil.UsageErr("--out: %v", err)
-		}
-	}
+	g := &goldenRun{layout: l, o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
 	if needRegistry {
-		var err error
 		if g.reg, _, err = o.proj.Registry(); err != nil {
 			return nil, err
 		}
@@ -214,27 +208,6 @@ func refuseInCI(o *goldenOptions, what string) error {
 		return cmdutil.UsageErr("refusing to %s: CI is set (CI jobs run `dsh-replay golden check`; pass --force to write anyway)", what)
 	}
 	return nil
-}
-
-// rel is path relative to the working directory, or (outside it) the
-// absolute path without its root, for mirroring under --out.
-func (g *goldenRun) rel(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.Clean(path)
-	}
-	if r, err := filepath.Rel(g.cwd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return r
-	}
-	return strings.TrimLeft(strings.TrimPrefix(abs, filepath.VolumeName(abs)), `/\`)
-}
-
-// place is where the golden of a source-tree path lives.
-func (g *goldenRun) place(path string) string {
-	if g.o.out == "" {
-		return path
-	}
-	return filepath.Join(g.o.out, g.rel(path))
 }
 
 // callChange is one call whose content or meta update re-records.
@@ -343,7 +316,7 @@ func (g *goldenRun) plan(path string) *logPlan {
 	}
 	// The log: in place, or a re-recorded copy under --out.
 	lf := &goldenFile{kind: kindLog, path: g.place(path), want: data}
-	if g.o.out == "" || len(p.changes) > 0 || fileExists(lf.path) {
+	if g.out == "" || len(p.changes) > 0 || fileExists(lf.path) {
 		p.files = append(p.files, lf)
 	}
 	text, js, err := cards.Goldens(g.reg, path, data)
@@ -644,42 +617,6 @@ func (g *goldenRun) staleGoldens(args, paths []string) (stale []string, complete
 	}
 	sort.Strings(stale)
 	return stale, complete
-}
-
-// logExists: a log for the golden base (under --out: the source-tree log or
-// its re-recorded copy).
-func (g *goldenRun) logExists(base string) bool {
-	cands := []string{base}
-	if g.o.out != "" {
-		if r, err := filepath.Rel(g.o.out, base); err == nil && !strings.HasPrefix(r, "..") {
-			cands = append(cands, filepath.Join(g.cwd, r))
-		}
-	}
-	for _, b := range cands {
-		if fileExists(b+".jsonl") || fileExists(b+".jsonl.zstd") {
-			return true
-		}
-	}
-	return false
-}
-
-// command is the exact dsh-replay command line for a golden subcommand on
-// paths, with the flags that change its outcome.
-func (g *goldenRun) command(sub string, paths []string, extra ...string) string {
-	parts := []string{"dsh-replay", "golden", sub}
-	parts = append(parts, extra...)
-	if g.o.out != "" {
-		parts = append(parts, "--out", shellQuote(g.o.out))
-	}
-	if sub == "update" || sub == "check" {
-		for _, a := range g.o.proj.Args() {
-			parts = append(parts, shellQuote(a))
-		}
-	}
-	for _, p := range paths {
-		parts = append(parts, shellQuote(p))
-	}
-	return strings.Join(parts, " ")
 }
 
 var shellQuote = report.ShellQuote

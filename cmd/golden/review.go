@@ -159,17 +159,6 @@ func (g *goldenRun) displayLog(u *pendingUnit) string {
 	return base + ".jsonl"
 }
 
-// unplace maps a path under --out back to the source tree.
-func (g *goldenRun) unplace(p string) string {
-	if g.o.out == "" {
-		return p
-	}
-	if r, err := filepath.Rel(g.o.out, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
-}
-
 func readOrEmpty(p string) []byte {
 	b, _ := logformat.ReadRegularFile(p)
 	return b
