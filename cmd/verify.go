@@ -22,8 +22,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/report"
 )
 
-func init() { register(newVerifyCmd) }
-
 type verifyOptions struct {
 	format        string
 	reports       []string
