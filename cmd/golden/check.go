@@ -16,28 +16,13 @@ import (
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
-func newGoldenCheckCmd() *cobra.Command {
-	o := &goldenOptions{}
-	c := &cobra.Command{
-		Use:   "check PATH...",
-		Short: "Compare logs and card goldens with the projectors without writing (exit 1 on drift)",
-		Long: `check computes what update would write and compares: a log whose
-content or meta would be re-recorded, a card golden that is missing or
-differs, a stale card golden whose log is gone (only named after a complete
-run over directories), a pending .new file or a temporary file left behind
-are all drift (exit 1). Every failure prints the command that regenerates.`,
-		Args: needPaths("check"),
-		RunE: func(c *cobra.Command, args []string) error {
-			return runGoldenCheck(c, o, args)
-		},
-	}
-	addCommonFlags(c, o)
-	c.Flags().IntVar(&o.maxLines, "max-lines", replay.DiffLimit, "cap each diff at `N` lines (0: no diffs)")
-	c.Flags().StringVar(&o.unreferenced, "unreferenced", "warn", "card goldens whose log is gone, and cards of calls gone from their log: warn, fail or delete (not when CI is set)")
-	return c
+// checkOptions are the flags of `golden check`.
+type checkOptions struct {
+	goldenOptions
+	unreferenced string // warn, fail or delete
 }
 
-func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
+func (o *checkOptions) Validate() error {
 	if o.maxLines < 0 {
 		return cmdutil.UsageErr("--max-lines must be >= 0")
 	}
@@ -50,162 +35,216 @@ func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
 	default:
 		return cmdutil.UsageErr("--unreferenced must be warn, fail or delete, not %q", o.unreferenced)
 	}
-	g, paths, err := goldenRunOver(c, o, args)
+	return nil
+}
+
+// newCmdCheck is `golden check`; runF, when set, runs instead (tests).
+func newCmdCheck(runF func(*checkOptions) error) *cobra.Command {
+	o := &checkOptions{}
+	c := &cobra.Command{
+		Use:   "check PATH...",
+		Short: "Compare logs and card goldens with the projectors without writing (exit 1 on drift)",
+		Long: `check computes what update would write and compares: a log whose
+content or meta would be re-recorded, a card golden that is missing or
+differs, a stale card golden whose log is gone (only named after a complete
+run over directories), a pending .new file or a temporary file left behind
+are all drift (exit 1). Every failure prints the command that regenerates.`,
+		Args: needPaths("check"),
+		RunE: runE(o, runF, runCheck),
+	}
+	addCommonFlags(c, &o.goldenOptions)
+	c.Flags().IntVar(&o.maxLines, "max-lines", replay.DiffLimit, "cap each diff at `N` lines (0: no diffs)")
+	c.Flags().StringVar(&o.unreferenced, "unreferenced", "warn", "card goldens whose log is gone, and cards of calls gone from their log: warn, fail or delete (not when CI is set)")
+	return c
+}
+
+// checkRun is one check: its outcome so far.
+type checkRun struct {
+	*goldenRun
+	opts    *checkOptions
+	code    exitStatus
+	unref   int      // unreferenced goldens and cards
+	drifted []string // logs whose goldens drifted
+}
+
+func runCheck(o *checkOptions) error {
+	g, paths, err := goldenRunOver(&o.goldenOptions)
 	if err != nil {
 		return err
 	}
-	code := cmdutil.ExitOK
-	worse := func(c int) {
-		if c > code {
-			code = c
-		}
-	}
-	unref := 0
-	// unreferenced applies the policy to one golden (or its calls' cards).
-	unreferenced := func(what string, del func() error) {
-		unref++
-		switch o.unreferenced {
-		case "delete":
-			if err := del(); err != nil {
-				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-				worse(cmdutil.ExitCannot)
-				return
-			}
-			fmt.Fprintf(g.stdout, "DELETED %s\n", logformat.QuoteName(what))
-		case "fail":
-			fmt.Fprintf(g.stdout, "UNREFERENCED %s\n", what)
-			worse(cmdutil.ExitDivergence)
-		default:
-			fmt.Fprintf(g.stdout, "UNREFERENCED %s (warning; --unreferenced=fail makes it fail, =delete removes it)\n", what)
-		}
-	}
-	var drifted []string
-	out := g.stdout
+	c := &checkRun{goldenRun: g, opts: o}
 	for _, path := range paths {
 		p := g.plan(path)
 		if p.readErr != nil {
 			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
-			worse(cmdutil.ExitCannot)
+			c.code.worse(cmdutil.ExitCannot)
 			continue
 		}
-		for _, f := range p.files {
-			if f.cards == nil || !f.exists {
-				continue
-			}
-			have, want := parseSegs(f.kind, f.have, true), parseSegs(f.kind, f.want, true)
-			if !have.ok || !want.ok {
-				continue
-			}
-			var gone []string
-			for _, k := range have.keys {
-				if !has(want, k) {
-					gone = append(gone, k)
-				}
-			}
-			if len(gone) == 0 {
-				continue
-			}
-			f := f
-			unreferenced(fmt.Sprintf("%s: the cards of %s %s, gone from the log", f.path, cmdutil.Plural(len(gone), "call", "calls"), strings.Join(gone, ", ")), func() error {
-				kept := have
-				kept.keys = nil
-				for _, k := range have.keys {
-					if has(want, k) {
-						kept.keys = append(kept.keys, k)
-					}
-				}
-				data := kept.bytes()
-				if sameSegs(kept, want) {
-					data = f.want
-				}
-				if err := logformat.WriteFileAtomic(f.path, data, 0o644); err != nil {
-					return err
-				}
-				f.have = data
-				f.same = f.cards.Matches(data)
-				return nil
-			})
-		}
-		bad := false
-		for _, pr := range p.problems {
-			if pr.fail {
-				// update cannot fix these: the value or the projector must change.
-				fmt.Fprintf(out, "FAIL %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
-				worse(cmdutil.ExitDivergence)
-			}
-		}
-		for _, f := range p.files {
-			if f.same {
-				continue
-			}
-			bad = true
-			switch {
-			case f.kind == kindLog:
-				fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", logformat.QuoteName(f.path), len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
-				for i := range p.changes {
-					g.writeCallChange(out, path, &p.changes[i])
-				}
-			case !f.exists:
-				fmt.Fprintf(out, "MISSING %s: no card golden\n", logformat.QuoteName(f.path))
-			case cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
-				h := cards.ParseHeader(f.kind, f.have)
-				if h.OK {
-					fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", logformat.QuoteName(f.path), h.Format, cards.GoldenFormat)
-				} else {
-					fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", logformat.QuoteName(f.path))
-				}
-			default:
-				fmt.Fprintf(out, "DRIFT %s: the cards differ\n", logformat.QuoteName(f.path))
-				// The version in the header is not compared: keep it out of the diff.
-				want := f.cards.Header(cards.ParseHeader(f.kind, f.have).Version) + string(f.cards.Body)
-				writeDiff(out, string(f.have), want, o.maxLines)
-			}
-		}
-		if bad {
-			drifted = append(drifted, path)
-			worse(cmdutil.ExitDivergence)
-		}
+		c.settleGoneCards(p)
+		c.printDrift(path, p)
 	}
 	// Pending and temporary files left behind, then stale goldens.
-	left := g.leftovers(args, paths)
+	left := g.leftovers(o.args, paths)
+	c.printLeftovers(left)
+	stale, complete := g.staleGoldens(o.args, paths)
+	for _, s := range stale {
+		c.unreferenced(s+": its log is gone", func() error { return os.Remove(s) })
+	}
+	c.printSummary(paths, len(stale), len(left), complete)
+	return c.code.err()
+}
+
+// unreferenced applies the --unreferenced policy to one golden (or to the
+// cards of its calls that are gone): delete removes them with del.
+func (c *checkRun) unreferenced(what string, del func() error) {
+	c.unref++
+	switch c.opts.unreferenced {
+	case "delete":
+		if err := del(); err != nil {
+			fmt.Fprintf(c.stderr, "dsh-replay: %v\n", err)
+			c.code.worse(cmdutil.ExitCannot)
+			return
+		}
+		fmt.Fprintf(c.stdout, "DELETED %s\n", logformat.QuoteName(what))
+	case "fail":
+		fmt.Fprintf(c.stdout, "UNREFERENCED %s\n", what)
+		c.code.worse(cmdutil.ExitDivergence)
+	default:
+		fmt.Fprintf(c.stdout, "UNREFERENCED %s (warning; --unreferenced=fail makes it fail, =delete removes it)\n", what)
+	}
+}
+
+// goneCards are the calls a card golden has cards of but the log no
+// longer has, and the golden parsed as it is and as it should be.
+func goneCards(f *goldenFile) (gone []string, have, want segFile) {
+	if f.cards == nil || !f.exists {
+		return nil, have, want
+	}
+	have, want = parseSegs(f.kind, f.have, true), parseSegs(f.kind, f.want, true)
+	if !have.ok || !want.ok {
+		return nil, have, want
+	}
+	for _, k := range have.keys {
+		if !has(want, k) {
+			gone = append(gone, k)
+		}
+	}
+	return gone, have, want
+}
+
+// settleGoneCards applies the policy to the cards of calls gone from one
+// log; deleting them rewrites the golden without them (and updates the
+// plan's view of it).
+func (c *checkRun) settleGoneCards(p *logPlan) {
+	for _, f := range p.files {
+		gone, have, want := goneCards(f)
+		if len(gone) == 0 {
+			continue
+		}
+		c.unreferenced(fmt.Sprintf("%s: the cards of %s %s, gone from the log", f.path, cmdutil.Plural(len(gone), "call", "calls"), strings.Join(gone, ", ")), func() error {
+			kept := have
+			kept.keys = nil
+			for _, k := range have.keys {
+				if has(want, k) {
+					kept.keys = append(kept.keys, k)
+				}
+			}
+			data := kept.bytes()
+			if sameSegs(kept, want) {
+				data = f.want
+			}
+			if err := logformat.WriteFileAtomic(f.path, data, 0o644); err != nil {
+				return err
+			}
+			f.have = data
+			f.same = f.cards.Matches(data)
+			return nil
+		})
+	}
+}
+
+// printDrift reports what update would change in one log's goldens, and
+// the calls it cannot re-record.
+func (c *checkRun) printDrift(path string, p *logPlan) {
+	out := c.stdout
+	for _, pr := range p.problems {
+		if pr.fail {
+			// update cannot fix these: the value or the projector must change.
+			fmt.Fprintf(out, "FAIL %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
+			c.code.worse(cmdutil.ExitDivergence)
+		}
+	}
+	bad := false
+	for _, f := range p.files {
+		if f.same {
+			continue
+		}
+		bad = true
+		switch {
+		case f.kind == kindLog:
+			fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", logformat.QuoteName(f.path), len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
+			for i := range p.changes {
+				c.writeCallChange(out, path, &p.changes[i])
+			}
+		case !f.exists:
+			fmt.Fprintf(out, "MISSING %s: no card golden\n", logformat.QuoteName(f.path))
+		case cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
+			h := cards.ParseHeader(f.kind, f.have)
+			if h.OK {
+				fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", logformat.QuoteName(f.path), h.Format, cards.GoldenFormat)
+			} else {
+				fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", logformat.QuoteName(f.path))
+			}
+		default:
+			fmt.Fprintf(out, "DRIFT %s: the cards differ\n", logformat.QuoteName(f.path))
+			// The version in the header is not compared: keep it out of the diff.
+			want := f.cards.Header(cards.ParseHeader(f.kind, f.have).Version) + string(f.cards.Body)
+			writeDiff(out, string(f.have), want, c.opts.maxLines)
+		}
+	}
+	if bad {
+		c.drifted = append(c.drifted, path)
+		c.code.worse(cmdutil.ExitDivergence)
+	}
+}
+
+// printLeftovers names the pending and temporary files left behind.
+func (c *checkRun) printLeftovers(left []string) {
 	for _, l := range left {
 		if strings.HasPrefix(filepath.Base(l), logformat.TempPrefix) {
-			fmt.Fprintf(out, "LEFTOVER %s: a temporary file of an interrupted write (golden update removes it)\n", logformat.QuoteName(l))
+			fmt.Fprintf(c.stdout, "LEFTOVER %s: a temporary file of an interrupted write (golden update removes it)\n", logformat.QuoteName(l))
 		} else {
-			fmt.Fprintf(out, "PENDING %s: review it (%s), then accept or reject it\n", logformat.QuoteName(l), g.command("diff", nil))
+			fmt.Fprintf(c.stdout, "PENDING %s: review it (%s), then accept or reject it\n", logformat.QuoteName(l), c.command("diff", nil))
 		}
-		worse(cmdutil.ExitDivergence)
+		c.code.worse(cmdutil.ExitDivergence)
 	}
-	stale, complete := g.staleGoldens(args, paths)
-	for _, s := range stale {
-		s := s
-		unreferenced(s+": its log is gone", func() error { return os.Remove(s) })
-	}
-	if len(drifted) > 0 {
-		regen := drifted
-		if len(drifted) > 5 && len(drifted) == len(paths) {
+}
+
+// printSummary is the commands that fix what check found and the line
+// that ends it.
+func (c *checkRun) printSummary(paths []string, stale, left int, complete bool) {
+	out, args := c.stdout, c.opts.args
+	if len(c.drifted) > 0 {
+		regen := c.drifted
+		if len(c.drifted) > 5 && len(c.drifted) == len(paths) {
 			regen = args
 		}
-		fmt.Fprintf(out, "to regenerate: %s\n", g.command("update", regen))
+		fmt.Fprintf(out, "to regenerate: %s\n", c.command("update", regen))
 	}
-	if len(stale) > 0 && o.unreferenced != "delete" {
-		fmt.Fprintf(out, "to delete unreferenced goldens: %s\n", g.command("check", args, "--unreferenced=delete"))
+	if stale > 0 && c.opts.unreferenced != "delete" {
+		fmt.Fprintf(out, "to delete unreferenced goldens: %s\n", c.command("check", args, "--unreferenced=delete"))
 	}
-	if len(left) > 0 {
-		fmt.Fprintf(out, "to settle pending files: %s  (or %s)\n", g.command("accept", nil), g.command("reject", nil))
+	if left > 0 {
+		fmt.Fprintf(out, "to settle pending files: %s  (or %s)\n", c.command("accept", nil), c.command("reject", nil))
 	}
 	status := "ok"
-	if code != cmdutil.ExitOK {
+	if c.code != cmdutil.ExitOK {
 		status = "FAILED"
 	}
-	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d unreferenced, %d pending\n", status, len(paths), cmdutil.Plural(len(paths), "log", "logs"), len(drifted), unref, len(left))
+	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d unreferenced, %d pending\n", status, len(paths), cmdutil.Plural(len(paths), "log", "logs"), len(c.drifted), c.unref, left)
 	if !complete {
 		fmt.Fprintln(out, "stale goldens not looked for under file arguments: only directories are complete runs")
 	}
-	if code != cmdutil.ExitOK {
-		return &cmdutil.ExitError{Code: code}
-	}
-	return nil
 }
 
 // leftovers lists pending .new files and temporary files of interrupted

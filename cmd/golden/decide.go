@@ -88,8 +88,16 @@ func (g *goldenRun) stateOf(r *callReview) *unitState {
 	return st
 }
 
-func newGoldenReviewCmd(action string) *cobra.Command {
-	o := &goldenOptions{}
+// decideOptions are the flags of `golden accept` and `golden reject`.
+type decideOptions struct {
+	goldenOptions
+	action string // accept or reject
+}
+
+// newCmdDecide is `golden accept` or `golden reject` (action); runF, when
+// set, runs instead (tests).
+func newCmdDecide(action string, runF func(*decideOptions) error) *cobra.Command {
+	o := &decideOptions{action: action}
 	short := "Move pending .new goldens into place"
 	if action == "reject" {
 		short = "Delete pending .new goldens"
@@ -103,20 +111,19 @@ With --call ID (repeatable; a Code Mode sub-call's id decides its root call)
 or --tool NAME only those calls are decided: their re-recorded content and
 meta in the log, their cards and their views, each file written atomically;
 the rest stays pending. Refuses to run when CI is set unless --force.`,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runGoldenReview(c, o, action, args)
-		},
+		RunE: runE(o, runF, runDecide),
 	}
-	addFilterFlags(c, o)
+	addFilterFlags(c, &o.goldenOptions)
 	c.Flags().BoolVar(&o.force, "force", false, "run even when CI is set")
 	return c
 }
 
-func runGoldenReview(c *cobra.Command, o *goldenOptions, action string, args []string) error {
-	if err := refuseInCI(o, action+" goldens"); err != nil {
+func runDecide(o *decideOptions) error {
+	action, args := o.action, o.args
+	if err := refuseInCI(&o.goldenOptions, action+" goldens"); err != nil {
 		return err
 	}
-	g, err := newGoldenRun(c, o, false)
+	g, err := newGoldenRun(&o.goldenOptions, false)
 	if err != nil {
 		return err
 	}

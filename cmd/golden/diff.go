@@ -13,8 +13,19 @@ import (
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
-func newGoldenDiffCmd() *cobra.Command {
-	o := &goldenOptions{}
+// diffOptions are the flags of `golden diff`.
+type diffOptions struct{ goldenOptions }
+
+func (o *diffOptions) Validate() error {
+	if o.maxLines < 0 {
+		return cmdutil.UsageErr("--max-lines must be >= 0")
+	}
+	return nil
+}
+
+// newCmdDiff is `golden diff`; runF, when set, runs instead (tests).
+func newCmdDiff(runF func(*diffOptions) error) *cobra.Command {
+	o := &diffOptions{}
 	c := &cobra.Command{
 		Use:   "diff [PATH...]",
 		Short: "Show the pending golden changes (.new files)",
@@ -23,20 +34,16 @@ for a log, each re-recorded call's content and meta; for card goldens, a line
 diff. Whitespace is visible (␍ CR, ␉ tab, · trailing space, "(no newline at
 end)") and each diff is capped at --max-lines with "… N more lines".
 --tool and --call show only the matching calls.`,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runGoldenDiff(c, o, args)
-		},
+		RunE: runE(o, runF, runDiff),
 	}
-	addFilterFlags(c, o)
+	addFilterFlags(c, &o.goldenOptions)
 	c.Flags().IntVar(&o.maxLines, "max-lines", 100, "cap each diff at `N` lines")
 	return c
 }
 
-func runGoldenDiff(c *cobra.Command, o *goldenOptions, args []string) error {
-	if o.maxLines < 0 {
-		return cmdutil.UsageErr("--max-lines must be >= 0")
-	}
-	g, err := newGoldenRun(c, o, false)
+func runDiff(o *diffOptions) error {
+	args := o.args
+	g, err := newGoldenRun(&o.goldenOptions, false)
 	if err != nil {
 		return err
 	}

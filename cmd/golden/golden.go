@@ -22,21 +22,48 @@ const (
 	kindCardsJSON = cards.JSONGolden
 )
 
+// goldenOptions are the flags and streams the golden subcommands share;
+// each subcommand's options embed them.
 type goldenOptions struct {
 	proj     cmdutil.ProjectorFlags
 	out      string
+	filter   logformat.PathFilter
 	force    bool
-	dryRun   bool
-	review   bool
-	noReview bool
-	prune    bool
 	maxLines int
-
-	unreferenced string
-
-	// review filters
+	// the review selection (--log, --tool, --call)
 	logs, tools, calls []string
-	filter             logformat.PathFilter
+
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func (o *goldenOptions) common() *goldenOptions { return o }
+
+// Validate checks the flags before anything runs (none to check here).
+func (o *goldenOptions) Validate() error { return nil }
+
+// options are a subcommand's options.
+type options interface {
+	common() *goldenOptions
+	Validate() error
+}
+
+// runE is a subcommand's RunE: it binds the arguments and streams,
+// validates, and runs run, or runF instead when set (tests look at the
+// options a command line makes without running it).
+func runE[O options](o O, runF, run func(O) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		g := o.common()
+		g.args, g.stdin, g.stdout, g.stderr = args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		if runF != nil {
+			return runF(o)
+		}
+		return run(o)
+	}
 }
 
 // NewCmd is `dsh-replay golden`.
@@ -82,8 +109,8 @@ error, 3 a log could not be read or a file could not be written.`,
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
-	c.AddCommand(newGoldenUpdateCmd(), newGoldenCheckCmd(), newGoldenDiffCmd(),
-		newGoldenReviewCmd("accept"), newGoldenReviewCmd("reject"), newPendingCmd(), newReviewCmd())
+	c.AddCommand(newCmdUpdate(nil), newCmdCheck(nil), newCmdDiff(nil),
+		newCmdDecide("accept", nil), newCmdDecide("reject", nil), newCmdPending(nil), newCmdReview(nil))
 	return c
 }
 
@@ -118,7 +145,7 @@ type goldenRun struct {
 	states         map[*pendingUnit]*unitState // per-call work, by unit
 }
 
-func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*goldenRun, error) {
+func newGoldenRun(o *goldenOptions, needRegistry bool) (*goldenRun, error) {
 	// A signal at any moment ends a golden run the same way: no temporary
 	// file left, exit 130 or 143.
 	logformat.HandleInterrupts()
@@ -126,7 +153,7 @@ func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*golde
 	if err != nil {
 		return nil, err
 	}
-	g := &goldenRun{layout: l, o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
+	g := &goldenRun{layout: l, o: o, stdout: o.stdout, stderr: o.stderr}
 	if needRegistry {
 		if g.reg, _, err = o.proj.Registry(); err != nil {
 			return nil, err
@@ -181,14 +208,31 @@ func checkCollisions(paths []string) error {
 
 var shellQuote = report.ShellQuote
 
+// exitStatus is the worst outcome of a run so far.
+type exitStatus int
+
+func (c *exitStatus) worse(code int) {
+	if code > int(*c) {
+		*c = exitStatus(code)
+	}
+}
+
+// err is the run's outcome as RunE returns it.
+func (c exitStatus) err() error {
+	if c != cmdutil.ExitOK {
+		return &cmdutil.ExitError{Code: int(c)}
+	}
+	return nil
+}
+
 // goldenRunOver prepares a golden run (with card goldens) over the logs the
 // arguments name, refusing two logs that would share a golden.
-func goldenRunOver(c *cobra.Command, o *goldenOptions, args []string) (*goldenRun, []string, error) {
-	g, err := newGoldenRun(c, o, true)
+func goldenRunOver(o *goldenOptions) (*goldenRun, []string, error) {
+	g, err := newGoldenRun(o, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	paths, err := goldenPaths(args, o.filter, g.stderr)
+	paths, err := goldenPaths(o.args, o.filter, g.stderr)
 	if err != nil {
 		return nil, nil, err
 	}

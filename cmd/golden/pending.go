@@ -23,9 +23,15 @@ import (
 // goldens are one unit, always consistent with each other) and shown,
 // accepted or rejected together.
 
-func newPendingCmd() *cobra.Command {
-	o := &goldenOptions{}
-	var asJSON bool
+// pendingOptions are the flags of `golden pending`.
+type pendingOptions struct {
+	goldenOptions
+	asJSON bool
+}
+
+// newCmdPending is `golden pending`; runF, when set, runs instead (tests).
+func newCmdPending(runF func(*pendingOptions) error) *cobra.Command {
+	o := &pendingOptions{}
 	c := &cobra.Command{
 		Use:   "pending [PATH...]",
 		Short: "List the pending golden changes: log, call, golden file, kind",
@@ -36,21 +42,23 @@ change that belongs to no call), its tool, the golden file and its pending
 cards-json: the presenters' views) and whether the call's piece is added,
 removed or changed. --json prints one object per item. Exit 0 whatever is
 pending (golden check is the gate).`,
-		RunE: func(c *cobra.Command, args []string) error {
-			g, err := newGoldenRun(c, o, false)
-			if err != nil {
-				return err
-			}
-			_, revs, err := g.pendingReviews(args)
-			if err != nil {
-				return err
-			}
-			return writePending(g.stdout, revs, asJSON)
-		},
+		RunE: runE(o, runF, runPending),
 	}
-	addFilterFlags(c, o)
-	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per pending item")
+	addFilterFlags(c, &o.goldenOptions)
+	c.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON object per pending item")
 	return c
+}
+
+func runPending(o *pendingOptions) error {
+	g, err := newGoldenRun(&o.goldenOptions, false)
+	if err != nil {
+		return err
+	}
+	_, revs, err := g.pendingReviews(o.args)
+	if err != nil {
+		return err
+	}
+	return writePending(g.stdout, revs, o.asJSON)
 }
 
 func writePending(w io.Writer, revs []*callReview, asJSON bool) error {

@@ -12,9 +12,15 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
-func newReviewCmd() *cobra.Command {
-	o := &goldenOptions{}
-	var noTUI bool
+// reviewOptions are the flags of `golden review`.
+type reviewOptions struct {
+	goldenOptions
+	noTUI bool
+}
+
+// newCmdReview is `golden review`; runF, when set, runs instead (tests).
+func newCmdReview(runF func(*reviewOptions) error) *cobra.Command {
+	o := &reviewOptions{}
 	c := &cobra.Command{
 		Use:   "review [PATH...]",
 		Short: "Review pending golden changes one call at a time",
@@ -30,18 +36,17 @@ atomically as it is made; quitting leaves undecided calls pending.
 
 Without a terminal (CI, pipes, scripts) it prints each pending diff followed
 by the exact commands that decide it, and exits 1 while anything is pending.`,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runReview(c, o, args, noTUI)
-		},
+		RunE: runE(o, runF, runReview),
 	}
-	addFilterFlags(c, o)
-	c.Flags().BoolVar(&noTUI, "no-tui", false, "print the pending diffs and the commands that decide them, even on a terminal")
+	addFilterFlags(c, &o.goldenOptions)
+	c.Flags().BoolVar(&o.noTUI, "no-tui", false, "print the pending diffs and the commands that decide them, even on a terminal")
 	c.Flags().BoolVar(&o.force, "force", false, "review interactively even when CI is set")
 	return c
 }
 
-func runReview(c *cobra.Command, o *goldenOptions, args []string, noTUI bool) error {
-	g, err := newGoldenRun(c, o, false)
+func runReview(o *reviewOptions) error {
+	args := o.args
+	g, err := newGoldenRun(&o.goldenOptions, false)
 	if err != nil {
 		return err
 	}
@@ -54,14 +59,14 @@ func runReview(c *cobra.Command, o *goldenOptions, args []string, noTUI bool) er
 		fmt.Fprintln(g.stdout, "no pending goldens")
 		return nil
 	}
-	if noTUI || !cmdutil.IsInteractive(c.InOrStdin(), c.OutOrStdout()) {
+	if o.noTUI || !cmdutil.IsInteractive(o.stdin, o.stdout) {
 		return g.printReviews(revs, args)
 	}
-	if err := refuseInCI(o, "review goldens"); err != nil {
+	if err := refuseInCI(&o.goldenOptions, "review goldens"); err != nil {
 		return err
 	}
 	m := newReviewer(g, revs)
-	p := tea.NewProgram(m, tea.WithInput(c.InOrStdin()), tea.WithOutput(c.OutOrStdout()), tea.WithAltScreen())
+	p := tea.NewProgram(m, tea.WithInput(o.stdin), tea.WithOutput(o.stdout), tea.WithAltScreen())
 	// The program quits on SIGINT and SIGTERM and restores the terminal;
 	// its writes are made between events, so none is cut short.
 	resume := logformat.DeferInterrupts()

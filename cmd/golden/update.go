@@ -13,8 +13,22 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
-func newGoldenUpdateCmd() *cobra.Command {
-	o := &goldenOptions{}
+// updateOptions are the flags of `golden update`.
+type updateOptions struct {
+	goldenOptions
+	dryRun, review, noReview, prune bool
+}
+
+func (o *updateOptions) Validate() error {
+	if o.review && o.noReview {
+		return cmdutil.UsageErr("--review and --no-review cannot be combined")
+	}
+	return nil
+}
+
+// newCmdUpdate is `golden update`; runF, when set, runs instead (tests).
+func newCmdUpdate(runF func(*updateOptions) error) *cobra.Command {
+	o := &updateOptions{}
 	c := &cobra.Command{
 		Use:   "update PATH...",
 		Short: "Re-record content/meta of logs with values and write card goldens",
@@ -34,11 +48,9 @@ they are written in place. --dry-run only says what would change.`,
   dsh-replay golden update --no-review --prune testdata/
   dsh-replay golden update --out /tmp/goldens testdata/golden/session.jsonl`,
 		Args: needPaths("update"),
-		RunE: func(c *cobra.Command, args []string) error {
-			return runGoldenUpdate(c, o, args)
-		},
+		RunE: runE(o, runF, runUpdate),
 	}
-	addCommonFlags(c, o)
+	addCommonFlags(c, &o.goldenOptions)
 	f := c.Flags()
 	f.BoolVar(&o.dryRun, "dry-run", false, "write nothing; say what would change")
 	f.BoolVar(&o.review, "review", false, "write changes to pending .new files even off a terminal")
@@ -57,148 +69,181 @@ const (
 	modeDry
 )
 
-func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
-	if o.review && o.noReview {
-		return cmdutil.UsageErr("--review and --no-review cannot be combined")
-	}
-	m := modeWrite
+// mode is how this update writes: as the flags say, else as UpdateEnv
+// says, else pending files on a terminal and in place elsewhere.
+func (o *updateOptions) mode() (mode, error) {
 	env, err := updatePolicy()
 	if err != nil {
-		return err
+		return modeWrite, err
 	}
 	switch {
 	case o.dryRun:
-		m = modeDry
+		return modeDry, nil
 	case o.review:
-		m = modeReview
+		return modeReview, nil
 	case o.noReview:
 	case env == "no":
-		m = modeDry
+		return modeDry, nil
 	case env == "new":
-		m = modeReview
+		return modeReview, nil
 	case env == "always":
-	case cmdutil.IsTerminal(c.OutOrStdout()):
-		m = modeReview
+	case cmdutil.IsTerminal(o.stdout):
+		return modeReview, nil
 	}
-	if m != modeDry {
-		if err := refuseInCI(o, "write goldens"); err != nil {
-			return err
-		}
-	}
-	g, paths, err := goldenRunOver(c, o, args)
+	return modeWrite, nil
+}
+
+// updateRun is one update: how it writes, and what it did so far.
+type updateRun struct {
+	*goldenRun
+	opts *updateOptions
+	mode mode
+	code exitStatus
+	// logs updated in place (or that would be), pending, unchanged
+	updated, pending, unchanged int
+}
+
+func runUpdate(o *updateOptions) error {
+	m, err := o.mode()
 	if err != nil {
 		return err
 	}
-	code := cmdutil.ExitOK
-	worse := func(c int) {
-		if c > code {
-			code = c
+	if m != modeDry {
+		if err := refuseInCI(&o.goldenOptions, "write goldens"); err != nil {
+			return err
 		}
 	}
-	var updated, pending, unchanged int
+	g, paths, err := goldenRunOver(&o.goldenOptions)
+	if err != nil {
+		return err
+	}
+	u := &updateRun{goldenRun: g, opts: o, mode: m}
 	for _, path := range paths {
-		p := g.plan(path)
-		if p.readErr != nil {
-			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
-			worse(cmdutil.ExitCannot)
-			continue
-		}
-		for _, pr := range p.problems {
-			fmt.Fprintf(g.stderr, "dsh-replay: %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
-			if pr.fail {
-				worse(cmdutil.ExitDivergence)
-			}
-		}
-		changed := false
-		for _, f := range p.files {
-			pend := f.path + pendingExt
-			if m != modeDry {
-				// Temporary files of earlier runs that were killed.
-				for _, t := range append(logformat.RemoveStaleTemps(f.path), logformat.RemoveStaleTemps(pend)...) {
-					fmt.Fprintf(g.stdout, "removed %s (left by an interrupted write)\n", logformat.QuoteName(t))
-				}
-			}
-			if f.same {
-				// Nothing to change; a pending copy is now moot.
-				if m != modeDry && fileExists(pend) {
-					if err := os.Remove(pend); err != nil {
-						fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-						worse(cmdutil.ExitCannot)
-					}
-				}
-				continue
-			}
-			changed = true
-			desc := g.describe(f, p)
-			switch m {
-			case modeDry:
-				fmt.Fprintf(g.stdout, "would %s %s%s\n", verb(f), logformat.QuoteName(f.path), desc)
-			case modeReview:
-				if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(pend), err)
-					worse(cmdutil.ExitCannot)
-					continue
-				}
-				fmt.Fprintf(g.stdout, "pending %s%s\n", logformat.QuoteName(pend), desc)
-			default:
-				if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-					worse(cmdutil.ExitCannot)
-					continue
-				}
-				if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(f.path), err)
-					worse(cmdutil.ExitCannot)
-					continue
-				}
-				if fileExists(pend) {
-					os.Remove(pend)
-				}
-				fmt.Fprintf(g.stdout, "%s %s%s\n", pastVerb(f), logformat.QuoteName(f.path), desc)
-			}
-		}
-		switch {
-		case !changed:
-			unchanged++
-		case m == modeReview:
-			pending++
-		default:
-			updated++
+		u.apply(path, g.plan(path))
+	}
+	complete := u.pruneStale(paths)
+	u.printSummary(len(paths), complete)
+	return u.code.err()
+}
+
+// apply writes what the plan of one log says, as the mode says, and
+// reports each file it writes or would write.
+func (u *updateRun) apply(path string, p *logPlan) {
+	if p.readErr != nil {
+		fmt.Fprintf(u.stderr, "dsh-replay: %v\n", p.readErr)
+		u.code.worse(cmdutil.ExitCannot)
+		return
+	}
+	for _, pr := range p.problems {
+		fmt.Fprintf(u.stderr, "dsh-replay: %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
+		if pr.fail {
+			u.code.worse(cmdutil.ExitDivergence)
 		}
 	}
-	stale, complete := g.staleGoldens(args, paths)
+	changed := false
+	for _, f := range p.files {
+		if u.applyFile(f, p) {
+			changed = true
+		}
+	}
+	switch {
+	case !changed:
+		u.unchanged++
+	case u.mode == modeReview:
+		u.pending++
+	default:
+		u.updated++
+	}
+}
+
+// applyFile writes one golden of a plan; changed: it differs from what is
+// on disk (whether or not the write succeeded).
+func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed bool) {
+	pend := f.path + pendingExt
+	if u.mode != modeDry {
+		// Temporary files of earlier runs that were killed.
+		for _, t := range append(logformat.RemoveStaleTemps(f.path), logformat.RemoveStaleTemps(pend)...) {
+			fmt.Fprintf(u.stdout, "removed %s (left by an interrupted write)\n", logformat.QuoteName(t))
+		}
+	}
+	if f.same {
+		// Nothing to change; a pending copy is now moot.
+		if u.mode != modeDry && fileExists(pend) {
+			if err := os.Remove(pend); err != nil {
+				fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+				u.code.worse(cmdutil.ExitCannot)
+			}
+		}
+		return false
+	}
+	desc := u.describe(f, p)
+	switch u.mode {
+	case modeDry:
+		fmt.Fprintf(u.stdout, "would %s %s%s\n", verb(f), logformat.QuoteName(f.path), desc)
+	case modeReview:
+		if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(pend), err)
+			u.code.worse(cmdutil.ExitCannot)
+			return true
+		}
+		fmt.Fprintf(u.stdout, "pending %s%s\n", logformat.QuoteName(pend), desc)
+	default:
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+			u.code.worse(cmdutil.ExitCannot)
+			return true
+		}
+		if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(f.path), err)
+			u.code.worse(cmdutil.ExitCannot)
+			return true
+		}
+		if fileExists(pend) {
+			os.Remove(pend)
+		}
+		fmt.Fprintf(u.stdout, "%s %s%s\n", pastVerb(f), logformat.QuoteName(f.path), desc)
+	}
+	return true
+}
+
+// pruneStale deletes (--prune) or names the stale card goldens; complete
+// is false when the run was not over whole directories, so that none were
+// looked for.
+func (u *updateRun) pruneStale(paths []string) (complete bool) {
+	stale, complete := u.staleGoldens(u.opts.args, paths)
 	for _, s := range stale {
 		switch {
 		case !complete:
-		case m == modeDry && o.prune:
-			fmt.Fprintf(g.stdout, "would delete stale golden %s\n", logformat.QuoteName(s))
-		case o.prune && m != modeDry:
+		case u.mode == modeDry && u.opts.prune:
+			fmt.Fprintf(u.stdout, "would delete stale golden %s\n", logformat.QuoteName(s))
+		case u.opts.prune && u.mode != modeDry:
 			if err := os.Remove(s); err != nil {
-				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-				worse(cmdutil.ExitCannot)
+				fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+				u.code.worse(cmdutil.ExitCannot)
 			} else {
-				fmt.Fprintf(g.stdout, "deleted stale golden %s\n", logformat.QuoteName(s))
+				fmt.Fprintf(u.stdout, "deleted stale golden %s\n", logformat.QuoteName(s))
 			}
 		default:
-			fmt.Fprintf(g.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", logformat.QuoteName(s))
+			fmt.Fprintf(u.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", logformat.QuoteName(s))
 		}
 	}
-	word := map[mode]string{modeWrite: "updated", modeReview: "with pending changes", modeDry: "would change"}[m]
-	n := updated
-	if m == modeReview {
-		n = pending
+	return complete
+}
+
+// printSummary is the line that ends an update, and what to run next.
+func (u *updateRun) printSummary(logs int, complete bool) {
+	word := map[mode]string{modeWrite: "updated", modeReview: "with pending changes", modeDry: "would change"}[u.mode]
+	n := u.updated
+	if u.mode == modeReview {
+		n = u.pending
 	}
-	fmt.Fprintf(g.stdout, "golden: %d %s, %d %s, %d unchanged\n", len(paths), cmdutil.Plural(len(paths), "log", "logs"), n, word, unchanged)
-	if m == modeReview && pending > 0 {
-		fmt.Fprintf(g.stdout, "review with: %s\n", g.command("diff", args))
+	fmt.Fprintf(u.stdout, "golden: %d %s, %d %s, %d unchanged\n", logs, cmdutil.Plural(logs, "log", "logs"), n, word, u.unchanged)
+	if u.mode == modeReview && u.pending > 0 {
+		fmt.Fprintf(u.stdout, "review with: %s\n", u.command("diff", u.opts.args))
 	}
 	if !complete {
-		fmt.Fprintln(g.stdout, "stale goldens not looked for: only directories are complete runs")
+		fmt.Fprintln(u.stdout, "stale goldens not looked for: only directories are complete runs")
 	}
-	if code != cmdutil.ExitOK {
-		return &cmdutil.ExitError{Code: code}
-	}
-	return nil
 }
 
 // UpdateEnv names the environment variable of the update policy, as
