@@ -6,27 +6,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
-	"github.com/dsh-replay/dsh-replay/projector"
 )
-
-// hookTools are echo and two tools whose recorded content is not render's
-// own: one that finalizeContent caps, one that spills its result itself.
-func hookTools() []*projector.Tool {
-	capped := echoTool("capped")
-	capped.FinalizeContent = func(_, _ jsonv.Value, r projector.Result) jsonv.Value {
-		s := r.Content.At(0).Get("text").Str()
-		if len(s) > 5 {
-			s = s[:5] + "[truncated]"
-		}
-		return projector.TextContent(s)
-	}
-	spilling := echoTool("spilling")
-	spilling.MatchOwnSpill = func(rendered, recorded jsonv.Value) bool {
-		r, rec := rendered.At(0).Get("text").Str(), recorded.At(0).Get("text").Str()
-		return strings.HasSuffix(r, "(not saved)") && rec == strings.TrimSuffix(r, "(not saved)")+"(saved at /spill/x)"
-	}
-	return []*projector.Tool{echoTool("echo"), capped, spilling}
-}
 
 // ReRecord and verification share one projection: what ReRecord writes
 // verifies, and what verifies is left alone.
