@@ -16,8 +16,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
-func init() { register(newCallsCmd) }
-
 type callsOptions struct {
 	summary bool
 	json    bool

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,3 +111,63 @@ func mustContain(t *testing.T, what, got string, wants ...string) {
 }
 
 func strip(t *testing.T, line []byte) string { return testtree.Strip(t, line) }
+
+// finalizedLog is a session log of two terminal calls whose recorded
+// fields are stale: a job_output of a background terminal send, whose
+// output finalizeContent cuts to tool-terminal's maxResultBytes, and a
+// terminal_send whose meta is out of date.
+func finalizedLog(output string) string {
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	call := func(seq int, id, name, args, content, meta, value string) string {
+		res := `{"source":{"kind":"tool","callId":"` + id + `"},"content":[{"type":"tool-result","toolCallId":"` + id +
+			`","content":[{"type":"text","text":` + q(content) + `}],"isError":false}],"role":"user","id":"result-` + id + `"}`
+		if meta != "" {
+			meta = `,"meta":` + meta
+		}
+		return fmt.Sprintf(`{"type":"tool/call","seq":%d,"time":0,"data":{"turn":1,"step":1,"callId":%q,"name":%q,"arguments":%s}}`+"\n"+
+			`{"type":"tool/result","seq":%d,"time":0,"data":{"turn":1,"step":1,"message":%s%s,"value":%s},"sourceEventSeqs":[%d],"surfaceOp":"append"}`+"\n",
+			seq, id, name, q(args), seq+1, res, meta, value, seq)
+	}
+	return `{"type":"session","version":0,"id":"finalized","createdAt":0,"cwd":"/repo","delegationDepth":0}` + "\n" +
+		`{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}` + "\n" +
+		`{"type":"step/start","seq":1,"time":0,"data":{"turn":1,"step":1}}` + "\n" +
+		call(2, "call_job_1", "job_output", `{"job_id":"pty-send-1"}`, "stale", "",
+			`{"text":`+q(output)+`,"job":{"id":"pty-send-1","kind":"pty","label":"make","status":"running","startedAt":0}}`) +
+		call(4, "call_send_1", "terminal_send", `{"sessionId":"pty-1","text":"x"}`, "out\n[wait: timeout]\n[session: running]",
+			`{"viewport":"stale","waitReason":"timeout","sessionStatus":{"kind":"running"},"truncated":false}`,
+			`{"kind":"foreground","viewport":"out","waitReason":"timeout","sessionStatus":{"kind":"running"},"truncated":false}`) +
+		`{"type":"step/end","seq":6,"time":0,"data":{"turn":1,"step":1}}` + "\n" +
+		`{"type":"turn/end","seq":7,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n"
+}
+
+// TestGoldenUpdateFinalizedContent: update re-records the content a
+// shell tool's finalizeContent leaves (here: cut to maxResultBytes), not
+// render's, so that verify accepts the re-recorded log.
+func TestGoldenUpdateFinalizedContent(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	os.WriteFile(cfg, []byte(`{"plugins":{"tool-terminal":{"maxResultBytes":64}}}`), 0o644)
+	logs := filepath.Join(dir, "logs")
+	os.Mkdir(logs, 0o755)
+	log := filepath.Join(logs, "finalized.jsonl")
+	output := strings.Repeat("compiling module\n", 20)
+	os.WriteFile(log, []byte(finalizedLog(output)), 0o644)
+	if out, _, code := goldenCLI(t, "verify", "--config", cfg, log); code != cmdutil.ExitDivergence {
+		t.Fatalf("verify of the stale log: exit %d, want 1\n%s", code, out)
+	}
+	out, errOut, code := goldenCLI(t, "golden", "update", "--no-review", "--config", cfg, logs)
+	if code != cmdutil.ExitOK {
+		t.Fatalf("update: exit %d\n%s%s", code, out, errOut)
+	}
+	mustContain(t, "update", out, "2 calls re-recorded", "call_job_1 content", "call_send_1 meta")
+	if out, _, code := goldenCLI(t, "verify", "--config", cfg, log); code != cmdutil.ExitOK {
+		t.Errorf("verify after update: exit %d, want 0\n%s", code, out)
+	}
+	if out, _, code := goldenCLI(t, "golden", "check", "--config", cfg, logs); code != cmdutil.ExitOK {
+		t.Errorf("check after update: exit %d, want 0\n%s", code, out)
+	}
+	b, _ := os.ReadFile(log)
+	if strings.Contains(string(b), "stale") || strings.Count(string(b), "compiling module") >= 2*20 {
+		t.Errorf("the re-recorded log keeps a stale field or the uncut output:\n%s", b)
+	}
+}

@@ -28,10 +28,15 @@ const (
 // stopProfile ends a --cpuprofile or --memprofile run (set by the root's pre-run hook).
 var stopProfile func()
 
-// commands registered by the command files' init functions.
-var commands = []func() *cobra.Command{show.NewCmd, golden.NewCmd}
-
-func register(f func() *cobra.Command) { commands = append(commands, f) }
+// commands are the root's subcommands, each built afresh (one list, so
+// what the CLI offers is read in one place).
+var commands = []func() *cobra.Command{
+	show.NewCmd,
+	golden.NewCmd,
+	newCallsCmd,
+	newToolsCmd,
+	newVerifyCmd,
+}
 
 // NewRoot builds the root command (a fresh tree each call, for tests).
 func NewRoot() *cobra.Command {

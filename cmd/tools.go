@@ -15,8 +15,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 
-func init() { register(newToolsCmd) }
-
 type toolsOptions struct {
 	json bool
 	proj cmdutil.ProjectorFlags

@@ -22,8 +22,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/report"
 )
 
-func init() { register(newVerifyCmd) }
-
 type verifyOptions struct {
 	format        string
 	reports       []string
@@ -250,16 +248,25 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if perturbed != nil {
 		sink = &shakeSink{next: agg, perturbed: perturbed}
 	}
+	var cardSink *golden.CardSink
+	if o.golden != "" {
+		if cardSink, err = golden.NewCardSink(sink, reg, o.golden, o.proj); err != nil {
+			closeFiles()
+			return err
+		}
+		sink = cardSink
+	}
 	start := time.Now()
 	replay.Run(eng, paths, replay.RunOptions{
 		Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
-		Read:   o.readOptions(),
-		Stdin:  stdin,
-		Walked: in.Walked,
-		Errs:   in.Errs,
+		Read:     o.readOptions(),
+		Stdin:    stdin,
+		Walked:   in.Walked,
+		Errs:     in.Errs,
+		KeepData: cardSink != nil,
 	}, sink)
-	if o.golden != "" {
-		golden.VerifyCardGoldens(agg, reg, o.golden, o.proj, paths)
+	if cardSink != nil {
+		cardSink.Flush()
 	}
 	if !o.deterministic {
 		agg.Totals.Duration = time.Since(start)

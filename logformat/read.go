@@ -117,22 +117,23 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 // reading it are most of the work, so it is done once.
 var smallFileBytes int64 = 256 << 10
 
-// ReadSmallCalls is ReadCalls for a regular file small enough to be read
-// whole (SmallLogBytes); for any other path it reads nothing and returns
-// ok false.
-func ReadSmallCalls(path string, opts Options, fn func(*Call) error) (sum *Summary, err error, ok bool) {
+// ReadSmallFile reads a regular file of at most SmallLogBytes whole, in one
+// read; ok is false (and nothing is read) for any other path.
+func ReadSmallFile(path string) (data []byte, ok bool) {
 	if path == "-" {
-		return nil, nil, false
+		return nil, false
 	}
-	data, ok := readSmallFile(path, smallFileBytes)
-	if !ok {
-		return nil, nil, false
-	}
-	sum, err = readCallsBytes(path, data, opts, fn)
-	return sum, err, true
+	return readSmallFile(path, smallFileBytes)
 }
 
-// SmallLogBytes is the size up to which ReadSmallCalls reads a log.
+// ReadCallsBytes is ReadCalls for a log already read whole: data is the
+// file's bytes, path names it (and its sidecar, which is read unless
+// opts.NoSidecar says not to).
+func ReadCallsBytes(path string, data []byte, opts Options, fn func(*Call) error) (*Summary, error) {
+	return readCallsBytes(path, data, opts, fn)
+}
+
+// SmallLogBytes is the size up to which ReadSmallFile reads a log.
 func SmallLogBytes() int64 { return smallFileBytes }
 
 // readCallsBytes is ReadCalls for a log read whole.

@@ -216,8 +216,9 @@ func (v *callRun) metaUnexpected() {
 }
 
 func (v *callRun) projectors() {
-	c, t := v.c, v.tool
-	if vs := v.e.validateValue(t, c.Value); len(vs) > 0 {
+	c := v.c
+	p := v.e.project(v.tool, c, v.args)
+	if vs := p.Invalid; len(vs) > 0 {
 		msgs := make([]string, len(vs))
 		for i, x := range vs {
 			msgs[i] = x.Message
@@ -231,45 +232,31 @@ func (v *callRun) projectors() {
 		}
 		return
 	}
-	// render
-	content, err := t.RunRender(v.args, c.Value)
-	if err == nil {
-		// finalizeContent runs after render on every outcome (byte caps of the
-		// terminal and job tools); the log records its result.
-		content, err = t.RunFinalizeContent(v.args, c.Value, projector.Result{Content: content, Meta: c.Meta})
-	}
 	v.renderRun = true
-	v.fingerprint(&v.first.content, content, err)
-	if err != nil {
-		v.add(failed(RenderFailed, "render", err))
-	} else {
-		if c.ContentReplaced {
-			// A policy or finalizeContent replaced the content: nothing to compare.
-		} else {
-			v.checked("content")
-			v.compareContent(content)
-		}
+	v.fingerprint(&v.first.content, p.Content, p.ContentErr)
+	switch {
+	case p.ContentErr != nil:
+		v.add(failed(RenderFailed, "render", p.ContentErr))
+	case c.ContentReplaced:
+		// A policy or finalizeContent replaced the content: nothing to compare.
+	default:
+		v.checked("content")
+		v.compareContent(p.Content)
 	}
 	// presentationMeta: top-level calls only; null is a value, not absence.
-	if c.IsSubCall {
+	if !p.MetaDeclared {
 		if c.Meta.IsDefined() {
 			v.metaUnexpected()
 		}
 		return
 	}
-	meta, declared, err := t.RunPresentationMeta(v.args, c.Value)
-	if !declared {
-		if c.Meta.IsDefined() {
-			v.metaUnexpected()
-		}
-		return
-	}
+	meta := p.Meta
 	v.metaRun = true
 	v.checked("meta")
-	v.fingerprint(&v.first.meta, meta, err)
+	v.fingerprint(&v.first.meta, meta, p.MetaErr)
 	switch {
-	case err != nil:
-		v.add(failed(MetaFailed, "presentationMeta", err))
+	case p.MetaErr != nil:
+		v.add(failed(MetaFailed, "presentationMeta", p.MetaErr))
 	case c.Meta.IsUndefined():
 		v.add(Finding{Class: MetaMissing, Sev: Failure, Projector: "presentationMeta",
 			Message: "presentationMeta produced " + kindName(meta) + " but the log recorded no meta",
@@ -307,33 +294,20 @@ func at(ptr string) string {
 
 func (v *callRun) compareContent(content jsonv.Value) {
 	rec := v.c.Content
-	if SameText(rec, content) {
+	switch v.e.judgeContent(v.tool, v.c, content) {
+	case contentSameText:
 		v.content = content
-		return
-	}
-	if Same(rec, content) {
-		return
-	}
-	// grep and glob spill their complete result themselves: the footer then
-	// names the stored file instead of saying it could not be saved.
-	if v.tool.IsOwnSpill(content, rec) {
-		return
-	}
-	// The model-facing spill arm never spills read; the dispatch-log arm does.
-	exempt := v.c.Name == "read" && !v.c.IsSubCall
-	if isSpill, ok := checkSpill(rec, content, v.e.opts.SpillCap); isSpill && !exempt {
-		if ok {
-			return
-		}
+	case contentSame, contentOwnSpill, contentSpilled:
+	case contentBadSpill:
 		v.add(Finding{Class: ContentMismatch, SubKind: SubSpillPreview, Sev: Failure, Projector: "render",
 			Message: "the recorded spill preview is not the spill transform of render(args, value)",
 			Diff:    spillDiff(rec, content, v.e.opts.SpillCap)})
-		return
+	default:
+		ptr, _ := FirstDiff(rec, content)
+		v.add(Finding{Class: ContentMismatch, SubKind: contentSubKind(rec, content), Sev: Failure, Projector: "render",
+			Pointer: ptr, Message: "render(args, value) differs from the recorded content" + at(ptr),
+			Diff: jsonDiff(rec, content, ptr)})
 	}
-	ptr, _ := FirstDiff(rec, content)
-	v.add(Finding{Class: ContentMismatch, SubKind: contentSubKind(rec, content), Sev: Failure, Projector: "render",
-		Pointer: ptr, Message: "render(args, value) differs from the recorded content" + at(ptr),
-		Diff: jsonDiff(rec, content, ptr)})
 }
 
 // spillDiff compares the recorded preview with the replacement the spill

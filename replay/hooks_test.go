@@ -8,9 +8,10 @@ import (
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 
-// A tool's finalizeContent and own spill step are part of what the log
-// records: the engine compares against them, and still catches a change.
-func TestToolHooks(t *testing.T) {
+// hookTools are echo and two tools whose recorded content is not render's
+// own: capped, whose finalizeContent cuts it after five bytes, and spilling,
+// whose own spill names the stored file instead of "(not saved)".
+func hookTools() []*projector.Tool {
 	capped := echoTool("capped")
 	capped.FinalizeContent = func(_, _ jsonv.Value, r projector.Result) jsonv.Value {
 		s := r.Content.At(0).Get("text").Str()
@@ -24,7 +25,13 @@ func TestToolHooks(t *testing.T) {
 		r, rec := rendered.At(0).Get("text").Str(), recorded.At(0).Get("text").Str()
 		return strings.HasSuffix(r, "(not saved)") && rec == strings.TrimSuffix(r, "(not saved)")+"(saved at /spill/x)"
 	}
-	e := NewEngine(testRegistry(t, capped, spilling), Options{})
+	return []*projector.Tool{echoTool("echo"), capped, spilling}
+}
+
+// A tool's finalizeContent and own spill step are part of what the log
+// records: the engine compares against them, and still catches a change.
+func TestToolHooks(t *testing.T) {
+	e := NewEngine(testRegistry(t, hookTools()...), Options{})
 	text := func(s string) string { return `[{"type":"text","text":` + jsonv.Quote(s) + `}]` }
 	cases := []struct {
 		tool, value, content, want string

@@ -1,6 +1,9 @@
 package replay
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -31,5 +34,42 @@ func TestRunWorkersBounded(t *testing.T) {
 	Run(NewEngine(testRegistry(t), Options{}), []string{"../testdata/example/session.jsonl"}, RunOptions{Jobs: 1_000_000}, s)
 	if s.peak == 0 || s.peak > 16 {
 		t.Errorf("%d goroutines for 7 calls with --jobs 1000000 (want 1..16)", s.peak)
+	}
+}
+
+type logSink struct{ logs []*LogResult }
+
+func (s *logSink) BeginLog(string)     {}
+func (s *logSink) Call(*CallResult)    {}
+func (s *logSink) EndLog(l *LogResult) { s.logs = append(s.logs, l) }
+
+// KeepData hands a sink the bytes the run read a small log from, so that it
+// need not read the log again; a log streamed in pieces has none.
+func TestRunKeepData(t *testing.T) {
+	small := "../testdata/example/session.jsonl"
+	want, err := os.ReadFile(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	large := filepath.Join(dir, "large.jsonl")
+	lines := bytes.SplitAfter(want, []byte("\n"))
+	big := append([]byte{}, lines[0]...)
+	for int64(len(big)) <= logformat.SmallLogBytes() {
+		big = append(big, `{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}`+"\n"...)
+	}
+	os.WriteFile(large, big, 0o644)
+	for _, keep := range []bool{false, true} {
+		s := &logSink{}
+		Run(NewEngine(testRegistry(t), Options{}), []string{small, large}, RunOptions{KeepData: keep}, s)
+		if len(s.logs) != 2 {
+			t.Fatalf("%d logs", len(s.logs))
+		}
+		if got := s.logs[0].Data; keep != (got != nil) || keep && !bytes.Equal(got, want) {
+			t.Errorf("KeepData %v: the small log's data is %d bytes, want the file's %d", keep, len(got), len(want))
+		}
+		if s.logs[1].Data != nil {
+			t.Errorf("KeepData %v: a streamed log kept %d bytes", keep, len(s.logs[1].Data))
+		}
 	}
 }

@@ -31,6 +31,13 @@ type LogResult struct {
 	// corruption (fatal).
 	Findings []Finding
 	Nanos    int64
+	// Data is the log's bytes when RunOptions.KeepData asks for them and
+	// the log was read whole (a regular file of at most
+	// logformat.SmallLogBytes); nil otherwise.
+	Data []byte
+	// CardGoldens marks the block of a log's card goldens (verify
+	// --golden): reported like a log, counted as none.
+	CardGoldens bool
 }
 
 // RunOptions configure the pipeline.
@@ -54,6 +61,9 @@ type RunOptions struct {
 	// Errs are paths the walk found bad (logformat.Inputs.Errs): each is
 	// reported as its error without being opened.
 	Errs map[string]*logformat.Error
+	// KeepData fills LogResult.Data, for a sink that looks at a log again
+	// (verify --golden draws its cards) without reading it twice.
+	KeepData bool
 }
 
 // InShard reports whether a call of file belongs to shard k of n.
@@ -135,6 +145,7 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 					send(&item{kind: itemCall, file: path, call: r.calls[j]})
 				}
 				lr := e.logResult(path, r.sum, r.err, ro)
+				lr.Data = r.data
 				if !ro.Deterministic {
 					lr.Nanos = r.nanos
 				}
@@ -196,6 +207,7 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 func readAheadLogs(jobs int) int { return min(4*jobs, 32) }
 
 type readAheadResult struct {
+	data  []byte // RunOptions.KeepData
 	calls []logformat.Call
 	sum   *logformat.Summary
 	err   error
@@ -232,35 +244,35 @@ func readAhead(paths []string, ro RunOptions, jobs int) (results []chan *readAhe
 
 // readSmall reads a small regular file's calls (nil when it is not one).
 func readSmall(path string, ro RunOptions) *readAheadResult {
-	if path == "-" {
+	start := time.Now()
+	data, ok := logformat.ReadSmallFile(path)
+	if !ok {
 		return nil
 	}
-	start := time.Now()
 	r := &readAheadResult{}
-	var ok bool
-	r.sum, r.err, ok = readSmallCalls(path, ro, func(c *logformat.Call) error {
+	if ro.KeepData {
+		r.data = data
+	}
+	r.sum, r.err = readCallsBytes(path, data, ro, func(c *logformat.Call) error {
 		if InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
 			r.calls = append(r.calls, *c)
 		}
 		return nil
 	})
-	if !ok {
-		return nil
-	}
 	r.nanos = time.Since(start).Nanoseconds()
 	return r
 }
 
-// readSmallCalls is logformat.ReadSmallCalls with panics contained.
-func readSmallCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error, ok bool) {
+// readCallsBytes is logformat.ReadCallsBytes with panics contained.
+func readCallsBytes(path string, data []byte, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err, ok = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}, true
+			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
 	opts := ro.Read
 	opts.DecodeValues = true
-	return logformat.ReadSmallCalls(path, opts, fn)
+	return logformat.ReadCallsBytes(path, data, opts, fn)
 }
 
 // readCalls is logformat.ReadCalls with panics contained.

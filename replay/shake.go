@@ -109,14 +109,13 @@ func (v *callRun) shake() {
 // again runs the projectors and presenters the first pass ran.
 func (v *callRun) again() outputs {
 	var o outputs
-	c, t := v.c, v.tool
 	if v.renderRun {
-		content, err := t.RunRender(v.args, c.Value)
-		o.content = encodeOut(content, err)
-	}
-	if v.metaRun {
-		meta, _, err := t.RunPresentationMeta(v.args, c.Value)
-		o.meta = encodeOut(meta, err)
+		// The same sequence as the first pass (finalizeContent included).
+		p := runProjectors(v.tool, v.c, v.args)
+		o.content = encodeOut(p.Content, p.ContentErr)
+		if v.metaRun {
+			o.meta = encodeOut(p.Meta, p.MetaErr)
+		}
 	}
 	v.presenters(&o)
 	return o

@@ -94,7 +94,6 @@ func NewAggregator(sinks ...Sink) *Aggregator {
 }
 
 func (a *Aggregator) BeginLog(file string) {
-	a.Totals.Logs++
 	a.logBad = false
 	for _, s := range a.Sinks {
 		s.BeginLog(file)
@@ -146,12 +145,16 @@ func (a *Aggregator) count(fs []replay.Finding) {
 }
 
 func (a *Aggregator) EndLog(l *replay.LogResult) {
-	if l.NotALog {
-		a.Totals.Logs--
+	// Counted at its end, when it is known to be a log.
+	isLog := !l.NotALog && !l.CardGoldens
+	switch {
+	case isLog:
+		a.Totals.Logs++
+	case l.NotALog:
 		a.Totals.NotLogs++
 	}
 	a.count(l.Findings)
-	if a.logBad && !l.NotALog {
+	if a.logBad && isLog {
 		a.Totals.Unreadable++
 	}
 	for _, s := range a.Sinks {

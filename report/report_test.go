@@ -225,3 +225,21 @@ func TestClusterHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A log counts once it has ended as one: a file that is not a session log
+// and the block of a log's card goldens are reported, but are no logs.
+func TestAggregatorCountsLogs(t *testing.T) {
+	agg := NewAggregator()
+	for _, l := range []*replay.LogResult{
+		{File: "a.jsonl"},
+		{File: "rpc.jsonl", NotALog: true},
+		{File: "b.jsonl", Findings: []replay.Finding{{Class: replay.LogCorrupt, Sev: replay.Fatal}}},
+		{File: "a.cards", CardGoldens: true, Findings: []replay.Finding{{Class: replay.CardMismatch, Sev: replay.Failure}}},
+	} {
+		agg.BeginLog(l.File)
+		agg.EndLog(l)
+	}
+	if tt := agg.Totals; tt.Logs != 2 || tt.NotLogs != 1 || tt.Unreadable != 1 || tt.Findings[replay.CardMismatch] != 1 {
+		t.Errorf("logs %d, not logs %d, unreadable %d, card mismatches %d; want 2, 1, 1, 1", tt.Logs, tt.NotLogs, tt.Unreadable, tt.Findings[replay.CardMismatch])
+	}
+}

@@ -1,12 +1,15 @@
 package golden
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
@@ -85,58 +88,167 @@ func (g *goldenRun) stateOf(r *callReview) *unitState {
 	return st
 }
 
-func newPendingCmd() *cobra.Command {
-	o := &goldenOptions{}
-	var asJSON bool
-	c := &cobra.Command{
-		Use:   "pending [PATH...]",
-		Short: "List the pending golden changes: log, call, golden file, kind",
-		Long: `pending lists every pending change under PATH (default: the current
-directory), one per call and golden file: the log, the call (empty for a
-change that belongs to no call), its tool, the golden file and its pending
-.new file, the kind (log: re-recorded content and meta; cards: the card text;
-cards-json: the presenters' views) and whether the call's piece is added,
-removed or changed. --json prints one object per item. Exit 0 whatever is
-pending (golden check is the gate).`,
-		RunE: func(c *cobra.Command, args []string) error {
-			g, err := newGoldenRun(c, o, false)
-			if err != nil {
-				return err
-			}
-			_, revs, err := g.pendingReviews(args)
-			if err != nil {
-				return err
-			}
-			return writePending(g.stdout, revs, asJSON)
-		},
+// decideOptions are the flags of `golden accept` and `golden reject`.
+type decideOptions struct {
+	goldenOptions
+	action string // accept or reject
+}
+
+// newCmdDecide is `golden accept` or `golden reject` (action); runF, when
+// set, runs instead (tests).
+func newCmdDecide(action string, runF func(*decideOptions) error) *cobra.Command {
+	o := &decideOptions{action: action}
+	short := "Move pending .new goldens into place"
+	if action == "reject" {
+		short = "Delete pending .new goldens"
 	}
-	addFilterFlags(c, o)
-	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per pending item")
+	c := &cobra.Command{
+		Use:   action + " [PATH...]",
+		Short: short,
+		Long: short + ` under PATH (default: the current directory): all of
+them, or the logs picked by --log (a log and its card goldens go together).
+With --call ID (repeatable; a Code Mode sub-call's id decides its root call)
+or --tool NAME only those calls are decided: their re-recorded content and
+meta in the log, their cards and their views, each file written atomically;
+the rest stays pending. Refuses to run when CI is set unless --force.`,
+		RunE: runE(o, runF, runDecide),
+	}
+	addFilterFlags(c, &o.goldenOptions)
+	c.Flags().BoolVar(&o.force, "force", false, "run even when CI is set")
 	return c
 }
 
-func writePending(w io.Writer, revs []*callReview, asJSON bool) error {
+func runDecide(o *decideOptions) error {
+	action, args := o.action, o.args
+	if err := refuseInCI(&o.goldenOptions, action+" goldens"); err != nil {
+		return err
+	}
+	g, err := newGoldenRun(&o.goldenOptions, false)
+	if err != nil {
+		return err
+	}
+	if g.filtered() {
+		return g.decideCalls(action, args)
+	}
+	units, err := g.pendingUnits(args)
+	if err != nil {
+		return err
+	}
 	n := 0
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, r := range revs {
-		for _, it := range r.items {
-			n++
-			if asJSON {
-				if err := enc.Encode(it); err != nil {
-					return err
-				}
+	failed := false
+	for _, u := range units {
+		if !g.matches(u) {
+			continue
+		}
+		if action == "accept" {
+			if err := pendingStillApplies(u); err != nil {
+				fmt.Fprintf(g.stderr, "dsh-replay: not accepting %s: %v; run %s again\n", u.log, err, g.command("update", []string{u.log}))
+				failed = true
 				continue
 			}
-			call := it.Call
-			if call == "" {
-				call = "(whole file)"
+		}
+		n++
+		kinds := []string{kindLog, kindCardsText, kindCardsJSON}
+		for _, k := range kinds {
+			p, ok := u.files[k]
+			if !ok {
+				continue
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", logformat.QuoteName(it.Log), logformat.QuoteName(call), it.Kind, it.Change, logformat.QuoteName(it.Golden))
+			if err := settle(action, p, g.stdout); err != nil {
+				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
+				failed = true
+			}
 		}
 	}
-	if !asJSON && n == 0 {
-		fmt.Fprintln(w, "no pending goldens")
+	if n == 0 {
+		fmt.Fprintf(g.stdout, "no pending goldens to %s\n", action)
+	} else {
+		fmt.Fprintf(g.stdout, "%s: %d %s\n", map[string]string{"accept": "accepted", "reject": "rejected"}[action], n, cmdutil.Plural(n, "log", "logs"))
+	}
+	if failed {
+		return &cmdutil.ExitError{Code: cmdutil.ExitCannot}
+	}
+	return nil
+}
+
+// pendingStillApplies makes sure that accepting a pending log loses
+// nothing: the pending copy must be exactly the current log with its calls'
+// content and meta re-recorded. A log that changed since (events appended,
+// edited by hand) is refused.
+func pendingStillApplies(u *pendingUnit) error {
+	p, ok := u.files[kindLog]
+	if !ok {
+		return nil
+	}
+	cur, err := logformat.ReadRegularFile(target(p))
+	if err != nil {
+		return fmt.Errorf("reading the log: %w", err)
+	}
+	pend, err := logformat.ReadRegularFile(p)
+	if err != nil {
+		return err
+	}
+	return pendingApplies(u, target(p), cur, pend)
+}
+
+// pendingApplies: pend is exactly cur with the unit's changes re-recorded.
+func pendingApplies(u *pendingUnit, name string, cur, pend []byte) error {
+	edits := make([]logformat.Edit, 0, len(u.changes))
+	for _, ch := range u.changes {
+		e := logformat.Edit{Line: ch.line, CallID: ch.callID, SubCall: ch.subCall, SetMeta: ch.meta, Meta: ch.newMeta}
+		if ch.content {
+			e.Content = ch.newContent
+		}
+		edits = append(edits, e)
+	}
+	want, err := logformat.Rewrite(name, cur, edits)
+	if err == nil && !bytes.Equal(want, pend) && !sameZstdText(want, pend) {
+		err = fmt.Errorf("the pending copy is not the current log re-recorded")
+	}
+	if err != nil {
+		return fmt.Errorf("the log changed since the pending copy was written (%v)", err)
+	}
+	return nil
+}
+
+// sameZstdText compares two chained-frame logs by their text.
+func sameZstdText(a, b []byte) bool {
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		return false
+	}
+	defer dec.Close()
+	ta, err1 := dec.DecodeAll(a, nil)
+	tb, err2 := dec.DecodeAll(b, nil)
+	return err1 == nil && err2 == nil && bytes.Equal(ta, tb)
+}
+
+// settle accepts (renames into place, atomically) or rejects (deletes) one
+// pending file.
+func settle(action, pending string, w io.Writer) error {
+	if action == "reject" {
+		if err := os.Remove(pending); err != nil {
+			return err
+		}
+		if w != nil {
+			fmt.Fprintf(w, "rejected %s\n", pending)
+		}
+		return nil
+	}
+	t := target(pending)
+	if st, err := os.Stat(t); err == nil {
+		// Keep the mode of the file being replaced.
+		os.Chmod(pending, st.Mode().Perm())
+	}
+	if err := os.Rename(pending, t); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(t)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	if w != nil {
+		fmt.Fprintf(w, "accepted %s\n", t)
 	}
 	return nil
 }

@@ -1,28 +1,18 @@
-// Package golden is `dsh-replay golden`: re-recording test logs from their
-// values, card goldens, and the review of pending changes (per log or per
-// call, on the command line or in the interactive reviewer).
 package golden
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
-
-	"github.com/dsh-replay/dsh-replay/cards"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/report"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/logformat"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/replay"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // Golden kinds: what a golden file is.
@@ -32,21 +22,48 @@ const (
 	kindCardsJSON = cards.JSONGolden
 )
 
+// goldenOptions are the flags and streams the golden subcommands share;
+// each subcommand's options embed them.
 type goldenOptions struct {
 	proj     cmdutil.ProjectorFlags
 	out      string
+	filter   logformat.PathFilter
 	force    bool
-	dryRun   bool
-	review   bool
-	noReview bool
-	prune    bool
 	maxLines int
-
-	unreferenced string
-
-	// review filters
+	// the review selection (--log, --tool, --call)
 	logs, tools, calls []string
-	filter             logformat.PathFilter
+
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func (o *goldenOptions) common() *goldenOptions { return o }
+
+// Validate checks the flags before anything runs (none to check here).
+func (o *goldenOptions) Validate() error { return nil }
+
+// options are a subcommand's options.
+type options interface {
+	common() *goldenOptions
+	Validate() error
+}
+
+// runE is a subcommand's RunE: it binds the arguments and streams,
+// validates, and runs run, or runF instead when set (tests look at the
+// options a command line makes without running it).
+func runE[O options](o O, runF, run func(O) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		g := o.common()
+		g.args, g.stdin, g.stdout, g.stderr = args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		if runF != nil {
+			return runF(o)
+		}
+		return run(o)
+	}
 }
 
 // NewCmd is `dsh-replay golden`.
@@ -92,8 +109,8 @@ error, 3 a log could not be read or a file could not be written.`,
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
-	c.AddCommand(newGoldenUpdateCmd(), newGoldenCheckCmd(), newGoldenDiffCmd(),
-		newGoldenReviewCmd("accept"), newGoldenReviewCmd("reject"), newPendingCmd(), newReviewCmd())
+	c.AddCommand(newCmdUpdate(nil), newCmdCheck(nil), newCmdDiff(nil),
+		newCmdDecide("accept", nil), newCmdDecide("reject", nil), newCmdPending(nil), newCmdReview(nil))
 	return c
 }
 
@@ -118,88 +135,26 @@ func needPaths(name string) cobra.PositionalArgs {
 	}
 }
 
-func newGoldenUpdateCmd() *cobra.Command {
-	o := &goldenOptions{}
-	c := &cobra.Command{
-		Use:   "update PATH...",
-		Short: "Re-record content/meta of logs with values and write card goldens",
-		Long: `update re-runs render and presentationMeta on every call that carries a
-canonical value and re-records the log's content and meta in place: only the
-byte spans of those fields change (meta is inserted or removed as needed),
-every other line stays byte-identical, and a .jsonl.zstd log stays chained
-zstd (frames without an edited line are copied verbatim). Calls marked
-contentReplaced keep their content (their meta is still re-recorded); Code
-Mode sub-calls never get meta. Then the card goldens are written.
-
-Writes are atomic (temporary file in the same directory, fsync, rename,
-directory fsync). On a terminal the changes go to pending .new files; review
-them with golden diff / accept / reject. Off a terminal, or with --no-review,
-they are written in place. --dry-run only says what would change.`,
-		Example: `  dsh-replay golden update testdata/golden
-  dsh-replay golden update --no-review --prune testdata/
-  dsh-replay golden update --out /tmp/goldens testdata/golden/session.jsonl`,
-		Args: needPaths("update"),
-		RunE: func(c *cobra.Command, args []string) error {
-			return runGoldenUpdate(c, o, args)
-		},
-	}
-	addCommonFlags(c, o)
-	f := c.Flags()
-	f.BoolVar(&o.dryRun, "dry-run", false, "write nothing; say what would change")
-	f.BoolVar(&o.review, "review", false, "write changes to pending .new files even off a terminal")
-	f.BoolVar(&o.noReview, "no-review", false, "write changes in place even on a terminal")
-	f.BoolVar(&o.force, "force", false, "write even when CI is set")
-	f.BoolVar(&o.prune, "prune", false, "delete stale card goldens (whose log is gone) after a complete run")
-	return c
-}
-
-func newGoldenCheckCmd() *cobra.Command {
-	o := &goldenOptions{}
-	c := &cobra.Command{
-		Use:   "check PATH...",
-		Short: "Compare logs and card goldens with the projectors without writing (exit 1 on drift)",
-		Long: `check computes what update would write and compares: a log whose
-content or meta would be re-recorded, a card golden that is missing or
-differs, a stale card golden whose log is gone (only named after a complete
-run over directories), a pending .new file or a temporary file left behind
-are all drift (exit 1). Every failure prints the command that regenerates.`,
-		Args: needPaths("check"),
-		RunE: func(c *cobra.Command, args []string) error {
-			return runGoldenCheck(c, o, args)
-		},
-	}
-	addCommonFlags(c, o)
-	c.Flags().IntVar(&o.maxLines, "max-lines", replay.DiffLimit, "cap each diff at `N` lines (0: no diffs)")
-	c.Flags().StringVar(&o.unreferenced, "unreferenced", "warn", "card goldens whose log is gone, and cards of calls gone from their log: warn, fail or delete (not when CI is set)")
-	return c
-}
-
 // goldenRun is the state shared by the golden subcommands.
 type goldenRun struct {
+	layout
 	o              *goldenOptions
 	reg            *projector.Registry
 	eng            *replay.Engine
 	stdout, stderr io.Writer
-	cwd            string
 	states         map[*pendingUnit]*unitState // per-call work, by unit
 }
 
-func newGoldenRun(c *cobra.Command, o *goldenOptions, needRegistry bool) (*goldenRun, error) {
+func newGoldenRun(o *goldenOptions, needRegistry bool) (*goldenRun, error) {
 	// A signal at any moment ends a golden run the same way: no temporary
 	// file left, exit 130 or 143.
 	logformat.HandleInterrupts()
-	g := &goldenRun{o: o, stdout: c.OutOrStdout(), stderr: c.ErrOrStderr()}
-	var err error
-	if g.cwd, err = os.Getwd(); err != nil {
-		return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
+	l, err := newLayout(o.out, o.proj)
+	if err != nil {
+		return nil, err
 	}
-	if o.out != "" {
-		if o.out, err = filepath.Abs(o.out); err != nil {
-			return nil, cmdutil.UsageErr("--out: %v", err)
-		}
-	}
+	g := &goldenRun{layout: l, o: o, stdout: o.stdout, stderr: o.stderr}
 	if needRegistry {
-		var err error
 		if g.reg, _, err = o.proj.Registry(); err != nil {
 			return nil, err
 		}
@@ -216,414 +171,9 @@ func refuseInCI(o *goldenOptions, what string) error {
 	return nil
 }
 
-// rel is path relative to the working directory, or (outside it) the
-// absolute path without its root, for mirroring under --out.
-func (g *goldenRun) rel(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.Clean(path)
-	}
-	if r, err := filepath.Rel(g.cwd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return r
-	}
-	return strings.TrimLeft(strings.TrimPrefix(abs, filepath.VolumeName(abs)), `/\`)
-}
-
-// place is where the golden of a source-tree path lives.
-func (g *goldenRun) place(path string) string {
-	if g.o.out == "" {
-		return path
-	}
-	return filepath.Join(g.o.out, g.rel(path))
-}
-
-// callChange is one call whose content or meta update re-records.
-type callChange struct {
-	callID, tool string
-	line         int
-	subCall      bool
-	content      bool
-	oldContent   jsonv.Value
-	newContent   jsonv.Value
-	meta         bool
-	oldMeta      jsonv.Value
-	newMeta      jsonv.Value
-}
-
-func (c *callChange) what() string {
-	var parts []string
-	if c.content {
-		parts = append(parts, "content")
-	}
-	if c.meta {
-		switch {
-		case c.newMeta.IsUndefined():
-			parts = append(parts, "meta removed")
-		case c.oldMeta.IsUndefined():
-			parts = append(parts, "meta added")
-		default:
-			parts = append(parts, "meta")
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// problem is a call whose fields cannot be re-recorded.
-type problem struct {
-	callID, tool string
-	line         int
-	fail         bool // a failure (exit 1); else a warning
-	msg          string
-}
-
-// goldenFile is one golden a log owns: the log itself or a card golden.
-type goldenFile struct {
-	kind   string
-	path   string // where it lives (under --out when set)
-	want   []byte
-	cards  *cards.Golden // card goldens: compared up to the header's version
-	have   []byte
-	exists bool
-	same   bool
-}
-
-// logPlan is what update would do to one log.
-type logPlan struct {
-	log      string
-	changes  []callChange
-	problems []problem
-	files    []*goldenFile
-	readErr  error // the log could not be read or rewritten (exit 3)
-}
-
-// reRecord decides the new content and meta of one call.
-func (g *goldenRun) reRecord(c *logformat.Call, p *logPlan) {
-	if !c.HasResult || c.IsError || c.Value.IsUndefined() {
-		return
-	}
-	pr := func(fail bool, format string, args ...any) {
-		p.problems = append(p.problems, problem{callID: c.CallID, tool: c.Name, line: c.Line, fail: fail, msg: fmt.Sprintf(format, args...)})
-	}
-	tool := g.reg.LookupFor(c.Name, c.Host)
-	if tool == nil || tool.Output == nil {
-		pr(false, "no Go port of tool %q: not re-recorded", c.Name)
-		return
-	}
-	if vs := tool.ValidateValue(c.Value); len(vs) > 0 {
-		pr(true, "the recorded value violates the output schema (%s): not re-recorded", vs[0].Message)
-		return
-	}
-	args := replay.ExecArgs(c)
-	ch := callChange{callID: c.CallID, tool: c.Name, line: c.Line, subCall: c.IsSubCall,
-		oldContent: c.Content, oldMeta: c.Meta}
-	if !c.ContentReplaced {
-		// Never re-render a replaced content: a policy wrote it, not render.
-		content, err := tool.RunRender(args, c.Value)
-		if err != nil {
-			pr(true, "render failed: %s", firstLine(err.Error()))
-			return // upstream never runs presentationMeta after a failed render
-		}
-		if want := g.eng.RecordedContent(c, content); !replay.Same(c.Content, want) {
-			ch.content, ch.newContent = true, want
-		}
-	}
-	if c.IsSubCall {
-		// Sub-calls never get meta.
-		if c.Meta.IsDefined() {
-			ch.meta = true
-		}
-	} else {
-		meta, declared, err := tool.RunPresentationMeta(args, c.Value)
-		switch {
-		case err != nil:
-			pr(true, "presentationMeta failed: %s", firstLine(err.Error()))
-		case !declared:
-			ch.meta = c.Meta.IsDefined()
-		case c.Meta.IsUndefined() || !replay.Same(c.Meta, meta):
-			ch.meta, ch.newMeta = true, meta
-		}
-	}
-	if ch.content || ch.meta {
-		p.changes = append(p.changes, ch)
-	}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
-}
-
-// plan computes the re-recorded log and card goldens of one log and reads
-// what is on disk now.
-func (g *goldenRun) plan(path string) *logPlan {
-	p := &logPlan{log: path}
-	collect := func(c *logformat.Call) error {
-		g.reRecord(c, p)
-		for _, s := range c.SubCalls {
-			g.reRecord(s, p)
-		}
-		return nil
-	}
-	if _, err := logformat.ReadCalls(path, logformat.Options{NoSidecar: g.o.proj.NoSidecar}, collect); err != nil {
-		p.readErr = err
-		return p
-	}
-	old, err := logformat.ReadRegularFile(path)
-	if err != nil {
-		p.readErr = err
-		return p
-	}
-	edits := make([]logformat.Edit, len(p.changes))
-	for i, ch := range p.changes {
-		edits[i] = logformat.Edit{Line: ch.line, CallID: ch.callID, SubCall: ch.subCall, SetMeta: ch.meta, Meta: ch.newMeta}
-		if ch.content {
-			edits[i].Content = ch.newContent
-		}
-	}
-	data, err := logformat.Rewrite(path, old, edits)
-	if err != nil {
-		p.readErr = err
-		return p
-	}
-	// The log: in place, or a re-recorded copy under --out.
-	lf := &goldenFile{kind: kindLog, path: g.place(path), want: data}
-	if g.o.out == "" || len(p.changes) > 0 || fileExists(lf.path) {
-		p.files = append(p.files, lf)
-	}
-	text, js, err := cards.Goldens(g.reg, path, data)
-	if err != nil {
-		p.readErr = fmt.Errorf("rendering the cards of the re-recorded log: %w", err)
-		return p
-	}
-	base := g.place(cards.LogBase(path))
-	p.files = append(p.files,
-		&goldenFile{kind: kindCardsText, path: base + cardsTextExt, want: text.Bytes(cmdutil.VersionString()), cards: text},
-		&goldenFile{kind: kindCardsJSON, path: base + cardsJSONExt, want: js.Bytes(cmdutil.VersionString()), cards: js})
-	for _, f := range p.files {
-		f.have, err = logformat.ReadRegularFile(f.path)
-		f.exists = err == nil
-		switch {
-		case !f.exists && f.kind == kindLog:
-			// Under --out without a copy yet: the copy is due only when the
-			// log changes.
-			f.have, f.same = old, len(p.changes) == 0
-		case !f.exists:
-		case f.cards != nil:
-			f.same = f.cards.Matches(f.have)
-		default:
-			f.same = bytes.Equal(f.have, f.want)
-		}
-	}
-	return p
-}
-
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// mode is how update writes.
-type mode int
-
-const (
-	modeWrite mode = iota
-	modeReview
-	modeDry
-)
-
-func runGoldenUpdate(c *cobra.Command, o *goldenOptions, args []string) error {
-	if o.review && o.noReview {
-		return cmdutil.UsageErr("--review and --no-review cannot be combined")
-	}
-	m := modeWrite
-	env, err := updatePolicy()
-	if err != nil {
-		return err
-	}
-	switch {
-	case o.dryRun:
-		m = modeDry
-	case o.review:
-		m = modeReview
-	case o.noReview:
-	case env == "no":
-		m = modeDry
-	case env == "new":
-		m = modeReview
-	case env == "always":
-	case cmdutil.IsTerminal(c.OutOrStdout()):
-		m = modeReview
-	}
-	if m != modeDry {
-		if err := refuseInCI(o, "write goldens"); err != nil {
-			return err
-		}
-	}
-	g, paths, err := goldenRunOver(c, o, args)
-	if err != nil {
-		return err
-	}
-	code := cmdutil.ExitOK
-	worse := func(c int) {
-		if c > code {
-			code = c
-		}
-	}
-	var updated, pending, unchanged int
-	for _, path := range paths {
-		p := g.plan(path)
-		if p.readErr != nil {
-			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
-			worse(cmdutil.ExitCannot)
-			continue
-		}
-		for _, pr := range p.problems {
-			fmt.Fprintf(g.stderr, "dsh-replay: %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
-			if pr.fail {
-				worse(cmdutil.ExitDivergence)
-			}
-		}
-		changed := false
-		for _, f := range p.files {
-			pend := f.path + pendingExt
-			if m != modeDry {
-				// Temporary files of earlier runs that were killed.
-				for _, t := range append(logformat.RemoveStaleTemps(f.path), logformat.RemoveStaleTemps(pend)...) {
-					fmt.Fprintf(g.stdout, "removed %s (left by an interrupted write)\n", logformat.QuoteName(t))
-				}
-			}
-			if f.same {
-				// Nothing to change; a pending copy is now moot.
-				if m != modeDry && fileExists(pend) {
-					if err := os.Remove(pend); err != nil {
-						fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-						worse(cmdutil.ExitCannot)
-					}
-				}
-				continue
-			}
-			changed = true
-			desc := g.describe(f, p)
-			switch m {
-			case modeDry:
-				fmt.Fprintf(g.stdout, "would %s %s%s\n", verb(f), logformat.QuoteName(f.path), desc)
-			case modeReview:
-				if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(pend), err)
-					worse(cmdutil.ExitCannot)
-					continue
-				}
-				fmt.Fprintf(g.stdout, "pending %s%s\n", logformat.QuoteName(pend), desc)
-			default:
-				if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-					worse(cmdutil.ExitCannot)
-					continue
-				}
-				if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
-					fmt.Fprintf(g.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(f.path), err)
-					worse(cmdutil.ExitCannot)
-					continue
-				}
-				if fileExists(pend) {
-					os.Remove(pend)
-				}
-				fmt.Fprintf(g.stdout, "%s %s%s\n", pastVerb(f), logformat.QuoteName(f.path), desc)
-			}
-		}
-		switch {
-		case !changed:
-			unchanged++
-		case m == modeReview:
-			pending++
-		default:
-			updated++
-		}
-	}
-	stale, complete := g.staleGoldens(args, paths)
-	for _, s := range stale {
-		switch {
-		case !complete:
-		case m == modeDry && o.prune:
-			fmt.Fprintf(g.stdout, "would delete stale golden %s\n", logformat.QuoteName(s))
-		case o.prune && m != modeDry:
-			if err := os.Remove(s); err != nil {
-				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-				worse(cmdutil.ExitCannot)
-			} else {
-				fmt.Fprintf(g.stdout, "deleted stale golden %s\n", logformat.QuoteName(s))
-			}
-		default:
-			fmt.Fprintf(g.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", logformat.QuoteName(s))
-		}
-	}
-	word := map[mode]string{modeWrite: "updated", modeReview: "with pending changes", modeDry: "would change"}[m]
-	n := updated
-	if m == modeReview {
-		n = pending
-	}
-	fmt.Fprintf(g.stdout, "golden: %d %s, %d %s, %d unchanged\n", len(paths), cmdutil.Plural(len(paths), "log", "logs"), n, word, unchanged)
-	if m == modeReview && pending > 0 {
-		fmt.Fprintf(g.stdout, "review with: %s\n", g.command("diff", args))
-	}
-	if !complete {
-		fmt.Fprintln(g.stdout, "stale goldens not looked for: only directories are complete runs")
-	}
-	if code != cmdutil.ExitOK {
-		return &cmdutil.ExitError{Code: code}
-	}
-	return nil
-}
-
-// UpdateEnv names the environment variable of the update policy, as
-// insta's INSTA_UPDATE: no (write nothing), new (pending .new files),
-// always (in place). Flags win over it.
-const UpdateEnv = "DSH_REPLAY_UPDATE"
-
-func updatePolicy() (string, error) {
-	switch v := os.Getenv(UpdateEnv); v {
-	case "", "no", "new", "always":
-		return v, nil
-	default:
-		return "", cmdutil.UsageErr("%s=%q: want no, new or always", UpdateEnv, v)
-	}
-}
-
-func verb(f *goldenFile) string {
-	if !f.exists {
-		return "write"
-	}
-	return "update"
-}
-
-func pastVerb(f *goldenFile) string {
-	if !f.exists {
-		return "wrote"
-	}
-	return "updated"
-}
-
-// describe says what changed in a golden, for one line of output.
-func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
-	switch {
-	case f.kind == kindLog && len(p.changes) > 0:
-		parts := make([]string, 0, len(p.changes))
-		for i, ch := range p.changes {
-			if i == 5 {
-				parts = append(parts, fmt.Sprintf("… %d more", len(p.changes)-5))
-				break
-			}
-			parts = append(parts, fmt.Sprintf("%s %s", ch.callID, ch.what()))
-		}
-		return fmt.Sprintf(": %d %s re-recorded (%s)", len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"), strings.Join(parts, "; "))
-	case !f.exists:
-		return " (new)"
-	case f.cards != nil && cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
-		return fmt.Sprintf(" (golden format %d → %d)", cards.ParseHeader(f.kind, f.have).Format, cards.GoldenFormat)
-	}
-	return ""
 }
 
 // goldenPaths expands the arguments into logs; a values sidecar named
@@ -656,88 +206,33 @@ func checkCollisions(paths []string) error {
 	return nil
 }
 
-// staleGoldens lists the card goldens (under the directories among args,
-// or their --out mirrors) whose log no longer exists. complete is false when
-// an argument is a file: the run then does not cover a whole tree.
-func (g *goldenRun) staleGoldens(args, paths []string) (stale []string, complete bool) {
-	complete = true
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil || !st.IsDir() {
-			complete = false
-			continue
-		}
-		root := g.place(a)
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			name := d.Name()
-			var base string
-			switch {
-			case strings.HasSuffix(name, cardsTextExt):
-				base = strings.TrimSuffix(p, cardsTextExt)
-			case strings.HasSuffix(name, cardsJSONExt):
-				base = strings.TrimSuffix(p, cardsJSONExt)
-			default:
-				return nil
-			}
-			if !g.logExists(base) {
-				stale = append(stale, p)
-			}
-			return nil
-		})
-	}
-	sort.Strings(stale)
-	return stale, complete
-}
-
-// logExists: a log for the golden base (under --out: the source-tree log or
-// its re-recorded copy).
-func (g *goldenRun) logExists(base string) bool {
-	cands := []string{base}
-	if g.o.out != "" {
-		if r, err := filepath.Rel(g.o.out, base); err == nil && !strings.HasPrefix(r, "..") {
-			cands = append(cands, filepath.Join(g.cwd, r))
-		}
-	}
-	for _, b := range cands {
-		if fileExists(b+".jsonl") || fileExists(b+".jsonl.zstd") {
-			return true
-		}
-	}
-	return false
-}
-
-// command is the exact dsh-replay command line for a golden subcommand on
-// paths, with the flags that change its outcome.
-func (g *goldenRun) command(sub string, paths []string, extra ...string) string {
-	parts := []string{"dsh-replay", "golden", sub}
-	parts = append(parts, extra...)
-	if g.o.out != "" {
-		parts = append(parts, "--out", shellQuote(g.o.out))
-	}
-	if sub == "update" || sub == "check" {
-		for _, a := range g.o.proj.Args() {
-			parts = append(parts, shellQuote(a))
-		}
-	}
-	for _, p := range paths {
-		parts = append(parts, shellQuote(p))
-	}
-	return strings.Join(parts, " ")
-}
-
 var shellQuote = report.ShellQuote
+
+// exitStatus is the worst outcome of a run so far.
+type exitStatus int
+
+func (c *exitStatus) worse(code int) {
+	if code > int(*c) {
+		*c = exitStatus(code)
+	}
+}
+
+// err is the run's outcome as RunE returns it.
+func (c exitStatus) err() error {
+	if c != cmdutil.ExitOK {
+		return &cmdutil.ExitError{Code: int(c)}
+	}
+	return nil
+}
 
 // goldenRunOver prepares a golden run (with card goldens) over the logs the
 // arguments name, refusing two logs that would share a golden.
-func goldenRunOver(c *cobra.Command, o *goldenOptions, args []string) (*goldenRun, []string, error) {
-	g, err := newGoldenRun(c, o, true)
+func goldenRunOver(o *goldenOptions) (*goldenRun, []string, error) {
+	g, err := newGoldenRun(o, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	paths, err := goldenPaths(args, o.filter, g.stderr)
+	paths, err := goldenPaths(o.args, o.filter, g.stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -745,280 +240,4 @@ func goldenRunOver(c *cobra.Command, o *goldenOptions, args []string) (*goldenRu
 		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 	}
 	return g, paths, nil
-}
-
-func runGoldenCheck(c *cobra.Command, o *goldenOptions, args []string) error {
-	if o.maxLines < 0 {
-		return cmdutil.UsageErr("--max-lines must be >= 0")
-	}
-	switch o.unreferenced {
-	case "warn", "fail":
-	case "delete":
-		if os.Getenv("CI") != "" {
-			return cmdutil.UsageErr("--unreferenced=delete: refusing to delete goldens when CI is set (run it locally)")
-		}
-	default:
-		return cmdutil.UsageErr("--unreferenced must be warn, fail or delete, not %q", o.unreferenced)
-	}
-	g, paths, err := goldenRunOver(c, o, args)
-	if err != nil {
-		return err
-	}
-	code := cmdutil.ExitOK
-	worse := func(c int) {
-		if c > code {
-			code = c
-		}
-	}
-	unref := 0
-	// unreferenced applies the policy to one golden (or its calls' cards).
-	unreferenced := func(what string, del func() error) {
-		unref++
-		switch o.unreferenced {
-		case "delete":
-			if err := del(); err != nil {
-				fmt.Fprintf(g.stderr, "dsh-replay: %v\n", err)
-				worse(cmdutil.ExitCannot)
-				return
-			}
-			fmt.Fprintf(g.stdout, "DELETED %s\n", logformat.QuoteName(what))
-		case "fail":
-			fmt.Fprintf(g.stdout, "UNREFERENCED %s\n", what)
-			worse(cmdutil.ExitDivergence)
-		default:
-			fmt.Fprintf(g.stdout, "UNREFERENCED %s (warning; --unreferenced=fail makes it fail, =delete removes it)\n", what)
-		}
-	}
-	var drifted []string
-	out := g.stdout
-	for _, path := range paths {
-		p := g.plan(path)
-		if p.readErr != nil {
-			fmt.Fprintf(g.stderr, "dsh-replay: %v\n", p.readErr)
-			worse(cmdutil.ExitCannot)
-			continue
-		}
-		for _, f := range p.files {
-			if f.cards == nil || !f.exists {
-				continue
-			}
-			have, want := parseSegs(f.kind, f.have, true), parseSegs(f.kind, f.want, true)
-			if !have.ok || !want.ok {
-				continue
-			}
-			var gone []string
-			for _, k := range have.keys {
-				if !has(want, k) {
-					gone = append(gone, k)
-				}
-			}
-			if len(gone) == 0 {
-				continue
-			}
-			f := f
-			unreferenced(fmt.Sprintf("%s: the cards of %s %s, gone from the log", f.path, cmdutil.Plural(len(gone), "call", "calls"), strings.Join(gone, ", ")), func() error {
-				kept := have
-				kept.keys = nil
-				for _, k := range have.keys {
-					if has(want, k) {
-						kept.keys = append(kept.keys, k)
-					}
-				}
-				data := kept.bytes()
-				if sameSegs(kept, want) {
-					data = f.want
-				}
-				if err := logformat.WriteFileAtomic(f.path, data, 0o644); err != nil {
-					return err
-				}
-				f.have = data
-				f.same = f.cards.Matches(data)
-				return nil
-			})
-		}
-		bad := false
-		for _, pr := range p.problems {
-			if pr.fail {
-				// update cannot fix these: the value or the projector must change.
-				fmt.Fprintf(out, "FAIL %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
-				worse(cmdutil.ExitDivergence)
-			}
-		}
-		for _, f := range p.files {
-			if f.same {
-				continue
-			}
-			bad = true
-			switch {
-			case f.kind == kindLog:
-				fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", logformat.QuoteName(f.path), len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
-				for i := range p.changes {
-					g.writeCallChange(out, path, &p.changes[i])
-				}
-			case !f.exists:
-				fmt.Fprintf(out, "MISSING %s: no card golden\n", logformat.QuoteName(f.path))
-			case cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
-				h := cards.ParseHeader(f.kind, f.have)
-				if h.OK {
-					fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", logformat.QuoteName(f.path), h.Format, cards.GoldenFormat)
-				} else {
-					fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", logformat.QuoteName(f.path))
-				}
-			default:
-				fmt.Fprintf(out, "DRIFT %s: the cards differ\n", logformat.QuoteName(f.path))
-				// The version in the header is not compared: keep it out of the diff.
-				want := f.cards.Header(cards.ParseHeader(f.kind, f.have).Version) + string(f.cards.Body)
-				writeDiff(out, string(f.have), want, o.maxLines)
-			}
-		}
-		if bad {
-			drifted = append(drifted, path)
-			worse(cmdutil.ExitDivergence)
-		}
-	}
-	// Pending and temporary files left behind, then stale goldens.
-	left := g.leftovers(args, paths)
-	for _, l := range left {
-		if strings.HasPrefix(filepath.Base(l), logformat.TempPrefix) {
-			fmt.Fprintf(out, "LEFTOVER %s: a temporary file of an interrupted write (golden update removes it)\n", logformat.QuoteName(l))
-		} else {
-			fmt.Fprintf(out, "PENDING %s: review it (%s), then accept or reject it\n", logformat.QuoteName(l), g.command("diff", nil))
-		}
-		worse(cmdutil.ExitDivergence)
-	}
-	stale, complete := g.staleGoldens(args, paths)
-	for _, s := range stale {
-		s := s
-		unreferenced(s+": its log is gone", func() error { return os.Remove(s) })
-	}
-	if len(drifted) > 0 {
-		regen := drifted
-		if len(drifted) > 5 && len(drifted) == len(paths) {
-			regen = args
-		}
-		fmt.Fprintf(out, "to regenerate: %s\n", g.command("update", regen))
-	}
-	if len(stale) > 0 && o.unreferenced != "delete" {
-		fmt.Fprintf(out, "to delete unreferenced goldens: %s\n", g.command("check", args, "--unreferenced=delete"))
-	}
-	if len(left) > 0 {
-		fmt.Fprintf(out, "to settle pending files: %s  (or %s)\n", g.command("accept", nil), g.command("reject", nil))
-	}
-	status := "ok"
-	if code != cmdutil.ExitOK {
-		status = "FAILED"
-	}
-	fmt.Fprintf(out, "golden check: %s: %d %s, %d drifted, %d unreferenced, %d pending\n", status, len(paths), cmdutil.Plural(len(paths), "log", "logs"), len(drifted), unref, len(left))
-	if !complete {
-		fmt.Fprintln(out, "stale goldens not looked for under file arguments: only directories are complete runs")
-	}
-	if code != cmdutil.ExitOK {
-		return &cmdutil.ExitError{Code: code}
-	}
-	return nil
-}
-
-// leftovers lists pending .new files and temporary files of interrupted
-// writes that belong to the logs and directories of a run.
-func (g *goldenRun) leftovers(args, paths []string) []string {
-	set := map[string]bool{}
-	isOurs := func(name string) bool {
-		if strings.HasPrefix(name, logformat.TempPrefix) {
-			return true
-		}
-		t, ok := strings.CutSuffix(name, pendingExt)
-		return ok && (strings.HasSuffix(t, ".jsonl") || strings.HasSuffix(t, ".jsonl.zstd") ||
-			strings.HasSuffix(t, cardsTextExt) || strings.HasSuffix(t, cardsJSONExt))
-	}
-	for _, a := range args {
-		if st, err := os.Stat(a); err == nil && st.IsDir() {
-			filepath.WalkDir(g.place(a), func(p string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() && isOurs(d.Name()) {
-					set[p] = true
-				}
-				return nil
-			})
-		}
-	}
-	for _, p := range paths {
-		base := g.place(cards.LogBase(p))
-		for _, f := range []string{g.place(p), base + cardsTextExt, base + cardsJSONExt} {
-			if fileExists(f + pendingExt) {
-				set[f+pendingExt] = true
-			}
-		}
-		dir := filepath.Dir(g.place(p))
-		if ents, err := os.ReadDir(dir); err == nil {
-			for _, e := range ents {
-				n := e.Name()
-				if strings.HasPrefix(n, logformat.TempPrefix) && strings.Contains(n, filepath.Base(base)) {
-					set[filepath.Join(dir, n)] = true
-				}
-			}
-		}
-	}
-	out := make([]string, 0, len(set))
-	for p := range set {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// writeCallChange prints what re-recording one call changes.
-func (g *goldenRun) writeCallChange(w io.Writer, log string, ch *callChange) {
-	sub := ""
-	if ch.subCall {
-		sub = " sub-call"
-	}
-	fmt.Fprintf(w, "  %s:%s call %s (%s): %s\n", log, itoa(ch.line)+sub, ch.callID, ch.tool, ch.what())
-	if g.o.maxLines == 0 {
-		return
-	}
-	if ch.content {
-		a, b := contentText(ch.oldContent), contentText(ch.newContent)
-		writeDiff(w, a, b, g.o.maxLines)
-	}
-	if ch.meta {
-		writeDiff(w, metaText(ch.oldMeta), metaText(ch.newMeta), g.o.maxLines)
-	}
-}
-
-func itoa(i int) string { return fmt.Sprint(i) }
-
-// contentText is content as a diff shows it: the text of text-only blocks,
-// else the blocks as indented JSON.
-func contentText(v jsonv.Value) string {
-	if v.IsArray() {
-		var b strings.Builder
-		ok := true
-		for _, blk := range v.Elems() {
-			if blk.Get("type").Str() != "text" || !blk.Get("text").IsString() {
-				ok = false
-				break
-			}
-			b.WriteString(blk.Get("text").Str())
-		}
-		if ok {
-			return b.String()
-		}
-	}
-	return metaText(v)
-}
-
-func metaText(v jsonv.Value) string {
-	if v.IsUndefined() {
-		return "(absent)"
-	}
-	return jsonv.StringifyIndent(v, "  ")
-}
-
-// writeDiff prints a capped line diff (- old, + new) with visible whitespace.
-func writeDiff(w io.Writer, old, new string, limit int) {
-	if limit <= 0 {
-		return
-	}
-	for _, l := range replay.TextDiff(old, new, limit) {
-		fmt.Fprintf(w, "    %s\n", l)
-	}
 }

@@ -3,7 +3,6 @@ package golden
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -11,105 +10,10 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cards"
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
-
-func newReviewCmd() *cobra.Command {
-	o := &goldenOptions{}
-	var noTUI bool
-	c := &cobra.Command{
-		Use:   "review [PATH...]",
-		Short: "Review pending golden changes one call at a time",
-		Long: `review walks the pending changes under PATH (default: the current
-directory) one call at a time: the call's card before and after and the diff
-of its golden text (re-recorded content and meta, card, views).
-
-On a terminal it is interactive: a accepts, r rejects, s skips; A, R and S
-do the same for every remaining call; tab (or 1-4) switches between the
-unified diff, side by side, the old and the new text; arrows, pgup/pgdn and
-home/end scroll; ? shows every key; q quits. Each decision is written
-atomically as it is made; quitting leaves undecided calls pending.
-
-Without a terminal (CI, pipes, scripts) it prints each pending diff followed
-by the exact commands that decide it, and exits 1 while anything is pending.`,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runReview(c, o, args, noTUI)
-		},
-	}
-	addFilterFlags(c, o)
-	c.Flags().BoolVar(&noTUI, "no-tui", false, "print the pending diffs and the commands that decide them, even on a terminal")
-	c.Flags().BoolVar(&o.force, "force", false, "review interactively even when CI is set")
-	return c
-}
-
-func runReview(c *cobra.Command, o *goldenOptions, args []string, noTUI bool) error {
-	g, err := newGoldenRun(c, o, false)
-	if err != nil {
-		return err
-	}
-	g.o.maxLines = 200
-	_, revs, err := g.pendingReviews(args)
-	if err != nil {
-		return err
-	}
-	if len(revs) == 0 {
-		fmt.Fprintln(g.stdout, "no pending goldens")
-		return nil
-	}
-	if noTUI || !cmdutil.IsInteractive(c.InOrStdin(), c.OutOrStdout()) {
-		return g.printReviews(revs, args)
-	}
-	if err := refuseInCI(o, "review goldens"); err != nil {
-		return err
-	}
-	m := newReviewer(g, revs)
-	p := tea.NewProgram(m, tea.WithInput(c.InOrStdin()), tea.WithOutput(c.OutOrStdout()), tea.WithAltScreen())
-	// The program quits on SIGINT and SIGTERM and restores the terminal;
-	// its writes are made between events, so none is cut short.
-	resume := logformat.DeferInterrupts()
-	final, err := p.Run()
-	sig := resume()
-	if sig == nil && errors.Is(err, tea.ErrInterrupted) {
-		sig = os.Interrupt
-	}
-	if sig != nil {
-		fmt.Fprintln(g.stdout, m.summary())
-		fmt.Fprintf(g.stderr, "dsh-replay: interrupted (%v)\n", sig)
-		return &cmdutil.ExitError{Code: logformat.InterruptExit(sig)}
-	}
-	if err != nil {
-		return cmdutil.Cannot(fmt.Errorf("review: %w", err))
-	}
-	fmt.Fprintln(g.stdout, final.(*reviewer).summary())
-	return nil
-}
-
-// printReviews is review without a terminal.
-func (g *goldenRun) printReviews(revs []*callReview, args []string) error {
-	w := g.stdout
-	for i, r := range revs {
-		fmt.Fprintf(w, "── %d/%d %s\n", i+1, len(revs), r.title())
-		for _, l := range r.diffLines(g, 100) {
-			fmt.Fprintln(w, l)
-		}
-		if r.call != "" {
-			fmt.Fprintf(w, "  accept: %s\n", g.command("accept", []string{r.unit.log}, "--call", shellQuote(r.call)))
-			fmt.Fprintf(w, "  reject: %s\n", g.command("reject", []string{r.unit.log}, "--call", shellQuote(r.call)))
-		} else {
-			fmt.Fprintf(w, "  accept: %s\n", g.command("accept", []string{r.unit.log}))
-			fmt.Fprintf(w, "  reject: %s\n", g.command("reject", []string{r.unit.log}))
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "%d pending %s; all at once: %s  or  %s\n", len(revs), cmdutil.Plural(len(revs), "change", "changes"),
-		g.command("accept", args, g.filterArgs()...), g.command("reject", args, g.filterArgs()...))
-	return &cmdutil.ExitError{Code: cmdutil.ExitDivergence}
-}
 
 func (r *callReview) title() string {
 	if r.call == "" {

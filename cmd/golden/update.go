@@ -1,0 +1,296 @@
+package golden
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/logformat"
+)
+
+// updateOptions are the flags of `golden update`.
+type updateOptions struct {
+	goldenOptions
+	dryRun, review, noReview, prune bool
+}
+
+func (o *updateOptions) Validate() error {
+	if o.review && o.noReview {
+		return cmdutil.UsageErr("--review and --no-review cannot be combined")
+	}
+	return nil
+}
+
+// newCmdUpdate is `golden update`; runF, when set, runs instead (tests).
+func newCmdUpdate(runF func(*updateOptions) error) *cobra.Command {
+	o := &updateOptions{}
+	c := &cobra.Command{
+		Use:   "update PATH...",
+		Short: "Re-record content/meta of logs with values and write card goldens",
+		Long: `update re-runs render and presentationMeta on every call that carries a
+canonical value and re-records the log's content and meta in place: only the
+byte spans of those fields change (meta is inserted or removed as needed),
+every other line stays byte-identical, and a .jsonl.zstd log stays chained
+zstd (frames without an edited line are copied verbatim). Calls marked
+contentReplaced keep their content (their meta is still re-recorded); Code
+Mode sub-calls never get meta. Then the card goldens are written.
+
+Writes are atomic (temporary file in the same directory, fsync, rename,
+directory fsync). On a terminal the changes go to pending .new files; review
+them with golden diff / accept / reject. Off a terminal, or with --no-review,
+they are written in place. --dry-run only says what would change.`,
+		Example: `  dsh-replay golden update testdata/golden
+  dsh-replay golden update --no-review --prune testdata/
+  dsh-replay golden update --out /tmp/goldens testdata/golden/session.jsonl`,
+		Args: needPaths("update"),
+		RunE: runE(o, runF, runUpdate),
+	}
+	addCommonFlags(c, &o.goldenOptions)
+	f := c.Flags()
+	f.BoolVar(&o.dryRun, "dry-run", false, "write nothing; say what would change")
+	f.BoolVar(&o.review, "review", false, "write changes to pending .new files even off a terminal")
+	f.BoolVar(&o.noReview, "no-review", false, "write changes in place even on a terminal")
+	f.BoolVar(&o.force, "force", false, "write even when CI is set")
+	f.BoolVar(&o.prune, "prune", false, "delete stale card goldens (whose log is gone) after a complete run")
+	return c
+}
+
+// mode is how update writes.
+type mode int
+
+const (
+	modeWrite mode = iota
+	modeReview
+	modeDry
+)
+
+// mode is how this update writes: as the flags say, else as UpdateEnv
+// says, else pending files on a terminal and in place elsewhere.
+func (o *updateOptions) mode() (mode, error) {
+	env, err := updatePolicy()
+	if err != nil {
+		return modeWrite, err
+	}
+	switch {
+	case o.dryRun:
+		return modeDry, nil
+	case o.review:
+		return modeReview, nil
+	case o.noReview:
+	case env == "no":
+		return modeDry, nil
+	case env == "new":
+		return modeReview, nil
+	case env == "always":
+	case cmdutil.IsTerminal(o.stdout):
+		return modeReview, nil
+	}
+	return modeWrite, nil
+}
+
+// updateRun is one update: how it writes, and what it did so far.
+type updateRun struct {
+	*goldenRun
+	opts *updateOptions
+	mode mode
+	code exitStatus
+	// logs updated in place (or that would be), pending, unchanged
+	updated, pending, unchanged int
+}
+
+func runUpdate(o *updateOptions) error {
+	m, err := o.mode()
+	if err != nil {
+		return err
+	}
+	if m != modeDry {
+		if err := refuseInCI(&o.goldenOptions, "write goldens"); err != nil {
+			return err
+		}
+	}
+	g, paths, err := goldenRunOver(&o.goldenOptions)
+	if err != nil {
+		return err
+	}
+	u := &updateRun{goldenRun: g, opts: o, mode: m}
+	for _, path := range paths {
+		u.apply(path, g.plan(path))
+	}
+	complete := u.pruneStale(paths)
+	u.printSummary(len(paths), complete)
+	return u.code.err()
+}
+
+// apply writes what the plan of one log says, as the mode says, and
+// reports each file it writes or would write.
+func (u *updateRun) apply(path string, p *logPlan) {
+	if p.readErr != nil {
+		fmt.Fprintf(u.stderr, "dsh-replay: %v\n", p.readErr)
+		u.code.worse(cmdutil.ExitCannot)
+		return
+	}
+	for _, pr := range p.problems {
+		fmt.Fprintf(u.stderr, "dsh-replay: %s: call %s (%s): %s\n", cmdutil.Where(path, pr.line), pr.callID, pr.tool, pr.msg)
+		if pr.fail {
+			u.code.worse(cmdutil.ExitDivergence)
+		}
+	}
+	changed := false
+	for _, f := range p.files {
+		if u.applyFile(f, p) {
+			changed = true
+		}
+	}
+	switch {
+	case !changed:
+		u.unchanged++
+	case u.mode == modeReview:
+		u.pending++
+	default:
+		u.updated++
+	}
+}
+
+// applyFile writes one golden of a plan; changed: it differs from what is
+// on disk (whether or not the write succeeded).
+func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed bool) {
+	pend := f.path + pendingExt
+	if u.mode != modeDry {
+		// Temporary files of earlier runs that were killed.
+		for _, t := range append(logformat.RemoveStaleTemps(f.path), logformat.RemoveStaleTemps(pend)...) {
+			fmt.Fprintf(u.stdout, "removed %s (left by an interrupted write)\n", logformat.QuoteName(t))
+		}
+	}
+	if f.same {
+		// Nothing to change; a pending copy is now moot.
+		if u.mode != modeDry && fileExists(pend) {
+			if err := os.Remove(pend); err != nil {
+				fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+				u.code.worse(cmdutil.ExitCannot)
+			}
+		}
+		return false
+	}
+	desc := u.describe(f, p)
+	switch u.mode {
+	case modeDry:
+		fmt.Fprintf(u.stdout, "would %s %s%s\n", verb(f), logformat.QuoteName(f.path), desc)
+	case modeReview:
+		if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(pend), err)
+			u.code.worse(cmdutil.ExitCannot)
+			return true
+		}
+		fmt.Fprintf(u.stdout, "pending %s%s\n", logformat.QuoteName(pend), desc)
+	default:
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+			u.code.worse(cmdutil.ExitCannot)
+			return true
+		}
+		if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(f.path), err)
+			u.code.worse(cmdutil.ExitCannot)
+			return true
+		}
+		if fileExists(pend) {
+			os.Remove(pend)
+		}
+		fmt.Fprintf(u.stdout, "%s %s%s\n", pastVerb(f), logformat.QuoteName(f.path), desc)
+	}
+	return true
+}
+
+// pruneStale deletes (--prune) or names the stale card goldens; complete
+// is false when the run was not over whole directories, so that none were
+// looked for.
+func (u *updateRun) pruneStale(paths []string) (complete bool) {
+	stale, complete := u.staleGoldens(u.opts.args, paths)
+	for _, s := range stale {
+		switch {
+		case !complete:
+		case u.mode == modeDry && u.opts.prune:
+			fmt.Fprintf(u.stdout, "would delete stale golden %s\n", logformat.QuoteName(s))
+		case u.opts.prune && u.mode != modeDry:
+			if err := os.Remove(s); err != nil {
+				fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+				u.code.worse(cmdutil.ExitCannot)
+			} else {
+				fmt.Fprintf(u.stdout, "deleted stale golden %s\n", logformat.QuoteName(s))
+			}
+		default:
+			fmt.Fprintf(u.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", logformat.QuoteName(s))
+		}
+	}
+	return complete
+}
+
+// printSummary is the line that ends an update, and what to run next.
+func (u *updateRun) printSummary(logs int, complete bool) {
+	word := map[mode]string{modeWrite: "updated", modeReview: "with pending changes", modeDry: "would change"}[u.mode]
+	n := u.updated
+	if u.mode == modeReview {
+		n = u.pending
+	}
+	fmt.Fprintf(u.stdout, "golden: %d %s, %d %s, %d unchanged\n", logs, cmdutil.Plural(logs, "log", "logs"), n, word, u.unchanged)
+	if u.mode == modeReview && u.pending > 0 {
+		fmt.Fprintf(u.stdout, "review with: %s\n", u.command("diff", u.opts.args))
+	}
+	if !complete {
+		fmt.Fprintln(u.stdout, "stale goldens not looked for: only directories are complete runs")
+	}
+}
+
+// UpdateEnv names the environment variable of the update policy, as
+// insta's INSTA_UPDATE: no (write nothing), new (pending .new files),
+// always (in place). Flags win over it.
+const UpdateEnv = "DSH_REPLAY_UPDATE"
+
+func updatePolicy() (string, error) {
+	switch v := os.Getenv(UpdateEnv); v {
+	case "", "no", "new", "always":
+		return v, nil
+	default:
+		return "", cmdutil.UsageErr("%s=%q: want no, new or always", UpdateEnv, v)
+	}
+}
+
+func verb(f *goldenFile) string {
+	if !f.exists {
+		return "write"
+	}
+	return "update"
+}
+
+func pastVerb(f *goldenFile) string {
+	if !f.exists {
+		return "wrote"
+	}
+	return "updated"
+}
+
+// describe says what changed in a golden, for one line of output.
+func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
+	switch {
+	case f.kind == kindLog && len(p.changes) > 0:
+		parts := make([]string, 0, len(p.changes))
+		for i, ch := range p.changes {
+			if i == 5 {
+				parts = append(parts, fmt.Sprintf("… %d more", len(p.changes)-5))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s %s", ch.callID, ch.what()))
+		}
+		return fmt.Sprintf(": %d %s re-recorded (%s)", len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"), strings.Join(parts, "; "))
+	case !f.exists:
+		return " (new)"
+	case f.cards != nil && cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
+		return fmt.Sprintf(" (golden format %d → %d)", cards.ParseHeader(f.kind, f.have).Format, cards.GoldenFormat)
+	}
+	return ""
+}
