@@ -4,7 +4,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/cards"
 )
 
-// Class is a stable divergence class name (DESIGN.md §2). Every report
+// Class is a divergence class name. The names are stable: every report
 // format uses exactly these strings.
 type Class string
 

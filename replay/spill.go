@@ -8,8 +8,9 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
-// The spill transform of spec/contract.md §6.1 (spill-policy + the
-// output-retention TextRetainer), used to recognise a recorded spill preview.
+// The spill transform of the model-facing arm of spill-policy (in DSH and
+// LasmeX, packages/spill/spill-policy) and the output-retention TextRetainer,
+// used to recognise a recorded spill preview.
 
 const (
 	spillStoredAt = " Full formatted result stored at: "

@@ -1,7 +1,7 @@
 // Command benchgen writes a synthetic session log for throughput benchmarks.
 //
-//	benchgen -mb 1024 -o /tmp/bench/session.jsonl            # plain JSONL
-//	benchgen -mb 1024 -zstd -o /tmp/bench/session.jsonl.zstd # chained zstd frames
+//	benchgen -mb 1024 -o session.jsonl            # plain JSONL
+//	benchgen -mb 1024 -zstd -o session.jsonl.zstd # chained zstd frames
 //
 // Flags:
 //
