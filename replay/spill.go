@@ -1,11 +1,11 @@
 package replay
 
 import (
-	"github.com/dsh-replay/dsh-replay/projector/retain"
 	"strconv"
 	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector/retain"
 )
 
 // The spill transform of the model-facing arm of spill-policy (in DSH and

@@ -1,9 +1,10 @@
 package search
 
 import (
+	"sync"
+
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"sync"
 )
 
 // Compiled schemas exactly as upstream's DSL compiles them (glob.ts, grep.ts).
