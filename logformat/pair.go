@@ -6,7 +6,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
-// Pairing events into calls (spec/logformat.md §2, §3.9 step 9):
+// Pairing events into calls:
 // requested calls come from append-origin assistant/message tool-call
 // blocks, started calls from tool/call, results from append-origin
 // tool/result only (replacement copies are views of the same call), and Code
@@ -76,7 +76,7 @@ func (rd *reader) request(d jsonv.Value, line int) error {
 	msg := d.Get("message")
 	content := msg.Get("content")
 	if !msg.IsDefined() && d.Has("content") {
-		content = d.Get("content") // legacy shape (§2.6)
+		content = d.Get("content") // legacy shape: content beside turn and step
 	}
 	if !content.IsArray() {
 		return rd.errorf(line, "corrupt session log: assistant/message has invalid content")
@@ -133,7 +133,8 @@ func (rd *reader) started(d jsonv.Value, line int) error {
 	return nil
 }
 
-// synthetic names a harness-written result by its error code (§2.7).
+// synthetic names a harness-written result (an abort, or crash repair closing
+// a call left pending) by its error code.
 func synthetic(errv jsonv.Value) string {
 	switch errv.Get("code").Str() {
 	case "ABORTED":
@@ -156,7 +157,8 @@ func (rd *reader) result(rec *record, line int, seq int64) error {
 	var content jsonv.Value
 	var isError bool
 	if msg := d.Get("message"); !msg.IsDefined() && d.Has("callId") && d.Has("content") && d.Has("isError") {
-		// Legacy shape (§2.6): {turn, step, callId, content, isError, error?, meta?}.
+		// Legacy shape (logs before 2026-07-28; upstream's loader still
+		// upgrades it): {turn, step, callId, content, isError, error?, meta?}.
 		if !d.Get("callId").IsString() {
 			return rd.errorf(line, "corrupt session log: legacy tool/result without a string callId")
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // scanReplacements is the prepass that lets pruned replacement copies of a
-// result (compaction pruning, §2.9) be attached to their call even though
+// result (the smaller copies compaction/prune writes) be attached to their call even though
 // they come turns later: it counts, per call id, the replacement tool/result
 // records of a file. Only lines that mayBeReplacement are decoded, so the
 // pass runs at memory speed. Errors are left to the main pass.

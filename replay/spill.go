@@ -1,15 +1,16 @@
 package replay
 
 import (
-	"github.com/dsh-replay/dsh-replay/projector/retain"
 	"strconv"
 	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector/retain"
 )
 
-// The spill transform of spec/contract.md §6.1 (spill-policy + the
-// output-retention TextRetainer), used to recognise a recorded spill preview.
+// The spill transform of the model-facing arm of spill-policy (in DSH and
+// LasmeX, packages/spill/spill-policy) and the output-retention TextRetainer,
+// used to recognise a recorded spill preview.
 
 const (
 	spillStoredAt = " Full formatted result stored at: "

@@ -1,7 +1,3 @@
-// Package cmdutil is what the commands share: exit codes and the errors
-// that carry them, running a command tree with panics contained, the
-// --include/--exclude expansion of log arguments, the one warning format
-// for reader notices, and small text helpers.
 package cmdutil
 
 import (
@@ -17,7 +13,9 @@ import (
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
-// Exit codes of DESIGN.md §3.
+// Exit codes: 0 all verified, 1 a divergence (or golden drift), 2 a usage
+// error, 3 could not verify (an unreadable or corrupt log, an internal error,
+// a recovered panic).
 const (
 	ExitOK         = 0
 	ExitDivergence = 1

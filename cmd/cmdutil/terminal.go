@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
 )
 
 // Terminal is what a command needs to know about a stream it writes to.
@@ -67,6 +68,16 @@ func UseColor(mode string, tty bool) bool {
 		return false
 	}
 	return tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// ColorProfile is the colour profile --color asks for: the 16 ANSI colours
+// (which follow the terminal's own palette) when UseColor says yes, else
+// none.
+func ColorProfile(mode string, tty bool) termenv.Profile {
+	if UseColor(mode, tty) {
+		return termenv.ANSI
+	}
+	return termenv.Ascii
 }
 
 // Page pipes data through $PAGER (default "less -R").

@@ -1,5 +1,3 @@
-// Package show is `dsh-replay show`: every recorded call drawn as its card
-// (or as NDJSON views), and the renderer the card goldens are made with.
 package show
 
 import (
@@ -11,16 +9,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/replay"
-	"github.com/dsh-replay/dsh-replay/report"
-
-	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/replay"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // readCalls is the log reader (a variable so tests can stand in for it).
@@ -133,10 +129,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 
 	tty := cmdutil.TerminalOf(stdout)
 	width := cmdutil.OutputWidth(o.width, tty, cards.MinWidth, 100)
-	styles := cards.Plain()
-	if cmdutil.UseColor(o.color, tty.IsTTY) {
-		styles = cards.NewStyles(termenv.ANSI)
-	}
+	styles := cards.NewStyles(cmdutil.ColorProfile(o.color, tty.IsTTY))
 
 	// On a terminal the output is buffered to decide about paging; anywhere
 	// else it streams.

@@ -1,4 +1,3 @@
-// Package builtin assembles the registry of every first-party tool port.
 package builtin
 
 import (

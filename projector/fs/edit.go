@@ -1,9 +1,10 @@
 package fs
 
 import (
+	"sync"
+
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"sync"
 )
 
 var editOutputSchema = sync.OnceValue(func() jsonv.Value {

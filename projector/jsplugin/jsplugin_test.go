@@ -72,7 +72,7 @@ func TestPurePlugin(t *testing.T) {
 }
 
 // The value schema DSL compiles as upstream's does: the example's
-// todo_write parameters (written from the spec) equal the Go port's, byte
+// todo_write parameters (written after upstream's tool-todo) equal the Go port's, byte
 // for byte.
 func TestDSLCompilesLikeThePort(t *testing.T) {
 	_, tools := load(t, "todo")

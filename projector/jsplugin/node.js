@@ -93,7 +93,7 @@
   // --- Number formatting goja gets wrong ---------------------------------------------------
   // (-9.98).toPrecision(1) came out ".0", toString(radix) of a fraction
   // lost its sign and last digit, and toString() shares String(x)'s
-  // misprints; these follow the spec through numfmt.go. (String(x) and
+  // misprints; these follow ECMAScript through numfmt.go. (String(x) and
   // template literals cannot be reached from here: see misprints.)
   var numfmt = g.__dshNumfmt; // (kind, x, n) -> string
   var NumberProto = Number.prototype, origToString = NumberProto.toString;

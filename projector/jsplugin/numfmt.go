@@ -29,7 +29,7 @@ func numfmt(kind string, x float64, n int) string {
 }
 
 // exactDigits rounds the exact decimal value of x (> 0, finite) to sig
-// significant digits, ties away from zero as the spec's "pick the larger
+// significant digits, ties away from zero as ECMAScript's "pick the larger
 // n" does: the digits and the decimal exponent of the first.
 func exactDigits(x float64, sig int) (string, int) {
 	// A double's exact expansion has at most 767 significant digits.

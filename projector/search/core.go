@@ -1,11 +1,11 @@
 package search
 
 import (
-	"github.com/dsh-replay/dsh-replay/projector/retain"
 	"path"
 	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector/retain"
 )
 
 // sep is node:path.sep on the POSIX hosts the logs come from.

@@ -11,8 +11,8 @@ import (
 	"github.com/dsh-replay/dsh-replay/projector/search"
 )
 
-// alphabet feeds generated strings the characters the spec calls out:
-// separators, dots, BOM, CR/LF, JSON escapes, multi-byte, emoji, a lone
+// alphabet feeds generated strings the characters where JavaScript's and
+// Go's string semantics part, or that the ports treat specially: separators, dots, BOM, CR/LF, JSON escapes, multi-byte, emoji, a lone
 // surrogate (WTF-8) and U+2028.
 var alphabet = []string{"a", "b", "/", "/", ".", "\\", "\uFEFF", "\r", "\n", "\t", "\"", "\u0001", "é", "中", "😀", "\xed\xa0\xbd", "\u2028", " "}
 

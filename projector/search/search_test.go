@@ -127,7 +127,7 @@ func globValue(root string, paths ...string) jsonv.Value {
 	return jsonv.Obj(jsonv.M("root", jsonv.Str(root)), jsonv.M("paths", jsonv.Strs(paths...)))
 }
 
-// TestRenderMeta pins render text and meta for the spec's edge cases; the
+// TestRenderMeta pins render text and meta for upstream's edge cases; the
 // text and meta of every case are kept in testdata/render-meta.golden.
 func TestRenderMeta(t *testing.T) {
 	tests := []struct {
@@ -214,7 +214,8 @@ func checkGolden(t *testing.T, name, got string) {
 }
 
 func TestCapMetaBytesSpecQuirk(t *testing.T) {
-	// tools-fs §7.8: the 61-byte meta at cap 60 keeps its path but flips truncated.
+	// Upstream capMetaBytes' quirk: a single item is never dropped, but
+	// truncated flips, so the 61-byte meta at cap 60 keeps its path.
 	m := search.CapMetaBytes("paths", []jsonv.Value{jsonv.Str("abc")}, false, 1, 60)
 	if got := jsonv.Stringify(m); got != `{"shape":"paths","paths":["abc"],"truncated":true,"total":1}` {
 		t.Errorf("cap 60: %s", got)

@@ -2,8 +2,9 @@ package search
 
 import "strings"
 
-// Tool-owned spill (contract §6.4, tools-fs §9): for a capped top-level
-// search the post-execute hook saves the complete result and replaces the
+// Tool-owned spill (the tools/post-execute listeners of grep.ts and glob.ts
+// in DSH's and LasmeX's packages/fs/tool-fs-search/src): for a capped
+// top-level search the hook saves the complete result and replaces the
 // content with the render text computed with the spill reference. The two
 // texts differ only in the footer's recovery sentence, so the recorded
 // content is a pure transform of render(args, value).

@@ -61,9 +61,10 @@ func generic(title, kind string, rawInput jsonv.Value) jsonv.Value {
 }
 
 // conforms reports whether v satisfies a compiled schema of the supported
-// subset (spec/contract.md §3.4), as defineTool's soft validation decides
-// before a presenter runs. The registry gates presenters the same way; this
-// keeps the presenters total on their own when called directly.
+// subset, as defineTool's soft validation (validateJsonSchemaValue in DSH's
+// and LasmeX's packages/core/tools/src/json-schema.ts) decides before a
+// presenter runs. The registry gates presenters the same way; this keeps the
+// presenters total on their own when called directly.
 func conforms(schema, v jsonv.Value) bool {
 	if branches := schema.Get("oneOf"); branches.IsArray() {
 		n := 0

@@ -1,11 +1,11 @@
 package shell
 
 import (
-	"github.com/dsh-replay/dsh-replay/projector/retain"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector/retain"
 )
 
 // Byte-bounded text retention: the single-push uses of upstream's

@@ -1,10 +1,11 @@
 package web
 
 import (
+	"sync"
+
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/web/turndown"
-	"sync"
 )
 
 // fetchOutputSchema is web_fetch's compiled output schema.
