@@ -42,6 +42,8 @@ fuzz:
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	@# Import groups: std, third-party, this module (when goimports is installed).
+	@! command -v goimports >/dev/null || test -z "$$(goimports -local github.com/dsh-replay/dsh-replay -l $$(git ls-files '*.go'))" || (goimports -local github.com/dsh-replay/dsh-replay -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 
 # Build and run the tool on the example log shipped in testdata/.

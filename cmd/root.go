@@ -1,7 +1,3 @@
-// Package cmd wires the cobra commands together: the root command, its
-// profiling flags, and the commands that fit in one file (verify, calls,
-// tools). Commands that grew past one file live in their own packages
-// (cmd/show, cmd/golden); what they share is in cmd/cmdutil.
 package cmd
 
 import (
@@ -17,7 +13,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/cmd/show"
 )
 
-// Exit codes of DESIGN.md §3 (see cmdutil).
+// The exit codes, as cmdutil defines them.
 const (
 	ExitOK         = cmdutil.ExitOK
 	ExitDivergence = cmdutil.ExitDivergence

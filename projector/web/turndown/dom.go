@@ -3,8 +3,9 @@ package turndown
 import (
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/projector/web/turndown/internal/htmlparse"
 	"golang.org/x/net/html"
+
+	"github.com/dsh-replay/dsh-replay/projector/web/turndown/internal/htmlparse"
 )
 
 // A small DOM with the domino behaviours turndown and the GFM plugin
