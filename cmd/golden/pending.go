@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -277,40 +278,19 @@ func logChanges(name string, old, new []byte) []callChange {
 
 // matches applies --log, --tool and --call.
 func (g *goldenRun) matches(u *pendingUnit) bool {
-	if len(g.o.logs) > 0 {
-		ok := false
-		for _, pat := range g.o.logs {
-			if pathMatches(pat, u.log) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
+	if len(g.o.logs) > 0 && !slices.ContainsFunc(g.o.logs, func(pat string) bool { return pathMatches(pat, u.log) }) {
+		return false
 	}
-	if len(g.o.tools) > 0 && !u.all {
-		ok := false
-		for _, t := range g.o.tools {
-			ok = ok || u.tools[t]
-		}
-		if !ok {
-			return false
-		}
+	if u.all {
+		return true
 	}
-	if len(g.o.calls) > 0 && !u.all {
-		ok := false
-		for _, id := range g.o.calls {
-			ok = ok || u.cards[id]
-			for _, ch := range u.changes {
-				ok = ok || ch.callID == id
-			}
-		}
-		if !ok {
-			return false
-		}
+	if len(g.o.tools) > 0 && !slices.ContainsFunc(g.o.tools, func(t string) bool { return u.tools[t] }) {
+		return false
 	}
-	return true
+	touches := func(id string) bool {
+		return u.cards[id] || slices.ContainsFunc(u.changes, func(ch callChange) bool { return ch.callID == id })
+	}
+	return len(g.o.calls) == 0 || slices.ContainsFunc(g.o.calls, touches)
 }
 
 func pathMatches(pat, path string) bool {
