@@ -208,6 +208,11 @@ func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, 
 	if err != nil {
 		return nil, nil, "", real, fmt.Errorf("%s: %w", path, &moduleError{fmt.Errorf("compiling the bundle: %w", err)})
 	}
+	// The syntax tree goja compiled from (as large again as the program)
+	// is garbage now: collected before the module code runs, its pages
+	// take that code's objects instead of fresh ones from the system
+	// (tool-goal as a whole command: 238 -> 203 ms, peak 64 -> 51 MB).
+	runtime.GC()
 	p = &Plugin{Path: path, program: prog, max: max(runtime.GOMAXPROCS(0), 1)}
 	p.free = sync.NewCond(&p.mu)
 	p.Name = pluginName(path)
