@@ -121,7 +121,7 @@ func scanViews(format lineFormat, ls *lineSource) map[string]int {
 			for p := 0; p < len(chunk); {
 				e := p + bytes.IndexByte(chunk[p:], '\n')
 				if line := chunk[p:e]; mayBeReplacement(format, line) {
-					decodeLine(format, false, line, &rec)
+					decodeLine(format, decodeShapes, line, &rec)
 					if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
 						if id := replacementCallID(rec); id != "" {
 							views[id]++

@@ -250,7 +250,7 @@ fi
 # row is what the command costs without a plugin. The in-process figures
 # (bundle + compile + first projector call) are BenchmarkUpstreamLoad's.
 if [[ $SKIP != *" plugins "* && -n ${DSH_REPLAY_UPSTREAM:-} && -d ${DSH_REPLAY_UPSTREAM}/packages ]]; then
-  printf '{"plugins":{"tool-todo":{"allowParallelInProgress":true},"tool-fs-search":{"sampleOverCapGlobResults":true},"tool-subagent":{"provider":"spawn"},"plan-mode":{"section":"Plan first."}}}\n' >"$DIR/plugins.json"
+  printf '{"plugins":{"tool-todo":{"allowParallelInProgress":true},"tool-fs-search":{"sampleOverCapGlobResults":true},"tool-subagent":{"provider":"spawn"},"plan-mode":{"section":"Plan first."},"tool-memory":{"mutationPolicy":"approval","defaultResultLimit":20,"pinnedContextMaxBytes":4096,"pinnedContextMaxItems":16}}}\n' >"$DIR/plugins.json"
   median_ms() {
     local n=${BENCH_START_RUNS:-21} i t0 t1 xs=()
     for ((i = 0; i < n; i++)); do
