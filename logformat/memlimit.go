@@ -7,12 +7,12 @@ import (
 	"sync"
 )
 
-// The CLI runs under a soft memory limit sized for streaming (cmd's
-// tuneGC). A zstd frame with a large window keeps that window of plaintext
-// live in its decoder; under a limit below the live heap the collector runs
-// back to back (a 128 MiB window made reading 5-30 times slower). While
-// such a decoder lives, the limit is raised by its window. A limit set by
-// GOMEMLIMIT is the user's and is left alone.
+// The CLI runs under a soft memory limit sized for streaming
+// (internal/gctune). A zstd frame with a large window keeps that window of
+// plaintext live in its decoder; under a limit below the live heap the
+// collector runs back to back (a 128 MiB window made reading 5-30 times
+// slower). While such a decoder lives, the limit is raised by its window.
+// A limit set by GOMEMLIMIT is the user's and is left alone.
 
 var (
 	memMu       sync.Mutex

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
@@ -14,9 +15,11 @@ import (
 // tool (bundle, compile, the first runtime with apply) and its first
 // projector call, with the bundle cache off (cold) and warm (cached), and
 // all of them in turn (DSH_REPLAY_UPSTREAM=TREE go test -run '^$' -bench
-// UpstreamLoad -benchtime 5x ./projector/jsplugin).
+// UpstreamLoad -benchtime 5x ./projector/jsplugin), under the CLI's
+// collector settings.
 func BenchmarkUpstreamLoad(b *testing.B) {
 	tree := upstreamTree(b)
+	defer gctune.Apply()() // the collector as the CLI runs it
 	cfg := upstreamConfig(b, tree)
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
