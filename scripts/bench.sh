@@ -267,8 +267,9 @@ if [[ $SKIP != *" plugins "* && -n ${DSH_REPLAY_UPSTREAM:-} && -d ${DSH_REPLAY_U
   bare=$(median_ms "$BIN" tools --config "$DIR/plugins.json")
   printf '%-40s %8s %8s\n' "(no plugin)" "$bare" "-"
   "$BIN" tools --json | sed -n 's/.*"plugin":"\([^"]*\)".*/\1/p' | sort -u | while read -r name; do
-    pkg=$(find "$DSH_REPLAY_UPSTREAM/packages" -path '*/node_modules' -prune -o -type d -name "$name" -print | head -1)
-    [[ -n $pkg && -f $pkg/package.json ]] || continue
+    pkg=$(find "$DSH_REPLAY_UPSTREAM/packages" -path '*/node_modules' -prune -o -path "*/$name/package.json" -print | head -1)
+    pkg=${pkg%/package.json}
+    [[ -n $pkg ]] || continue
     if ! "$BIN" tools --config "$DIR/plugins.json" --plugin "$pkg" >/dev/null 2>&1; then
       printf '%-40s %8s %8s\n' "$name" "-" "(not a plugin on its own)"
       continue

@@ -1,6 +1,7 @@
 package gctune
 
 import (
+	"math"
 	"runtime/debug"
 	"testing"
 )
@@ -40,4 +41,39 @@ func TestApply(t *testing.T) {
 		t.Errorf("with GOMEMLIMIT set: %d, want it left alone", got)
 	}
 	restore()
+}
+
+// TestReserve: a reservation raises the soft limit by its size until it is
+// released (twice is once); none is made under the user's GOMEMLIMIT, or
+// when there is no limit.
+func TestReserve(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(MemoryLimit))
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	a := Reserve(10 << 20)
+	b := Reserve(5 << 20)
+	if a == nil || b == nil || limit() != MemoryLimit+15<<20 {
+		t.Fatalf("limit %d, want %d", limit(), MemoryLimit+15<<20)
+	}
+	a()
+	a()
+	if limit() != MemoryLimit+5<<20 {
+		t.Errorf("after one release: %d, want %d", limit(), MemoryLimit+5<<20)
+	}
+	b()
+	if limit() != MemoryLimit {
+		t.Errorf("after both: %d, want %d", limit(), int64(MemoryLimit))
+	}
+	if Reserve(0) != nil {
+		t.Error("a reservation of nothing was made")
+	}
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	if Reserve(1<<20) != nil {
+		t.Error("a reservation was made under the user's GOMEMLIMIT")
+	}
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetMemoryLimit(math.MaxInt64)
+	if Reserve(1<<20) != nil {
+		t.Error("a reservation was made with no limit to raise")
+	}
 }
