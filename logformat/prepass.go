@@ -84,6 +84,9 @@ func scanReplacementsBytes(path string, data []byte, maxLine int) (map[string]in
 	if err := probe.header(first); err != nil {
 		return nil, err
 	}
+	if !bytes.Contains(data, replaceOp) {
+		return map[string]int{}, nil // no line can be one (mayBeReplacement)
+	}
 	return scanViews(probe.format, ls), nil
 }
 
@@ -155,8 +158,10 @@ func mayBeReplacement(format lineFormat, line []byte) bool {
 			return bytes.Contains(tail[i:], []byte(`"replace"`))
 		}
 	}
-	return bytes.Contains(line, []byte(`"replace"`))
+	return bytes.Contains(line, replaceOp)
 }
+
+var replaceOp = []byte(`"replace"`)
 
 func replacementCallID(rec record) string {
 	d := rec.data
