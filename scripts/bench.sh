@@ -42,6 +42,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 NODE=${NODE:-node}
+NODE_VERSION=$("$NODE" --version 2>/dev/null || true)
 MB=${BENCH_MB:-1024}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BIN=${BIN:-bin/dsh-replay}
@@ -146,7 +147,7 @@ big "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
 [[ $SKIP == *" cat "* ]] || measure "cat" plain cat "$PLAIN"
 NODE_ROW=""
 if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then
-  NODE_ROW=$(measure "node JSON.parse per line" plain "$NODE" "$NODE_SCRIPT" "$PLAIN")
+  NODE_ROW=$(measure "node $NODE_VERSION JSON.parse per line" plain "$NODE" "$NODE_SCRIPT" "$PLAIN")
   echo "$NODE_ROW"
 fi
 if [[ $SKIP != *" jq "* ]] && command -v jq >/dev/null; then
@@ -204,7 +205,7 @@ JS
   tree_row=$(RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 2 DIR" tree "$BIN" verify --jobs 2 "$TREE")
   echo "$tree_row"
   if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then
-    node_tree=$(RUNS=$BENCH_RUNS measure "node walk + JSON.parse per line" tree "$NODE" "$DIR/walk.js" "$TREE")
+    node_tree=$(RUNS=$BENCH_RUNS measure "node $NODE_VERSION walk + parse" tree "$NODE" "$DIR/walk.js" "$TREE")
     echo "$node_tree"
     printf '  verify over the tree: %sx as fast as Node walking and parsing it\n' "$(ratio "$(wall_of "$tree_row")" "$(wall_of "$node_tree")")"
   fi
