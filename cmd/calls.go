@@ -107,7 +107,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 	}
 	out := bufio.NewWriterSize(stdout, 1<<16)
 	defer out.Flush()
-	opts := logformat.Options{Jobs: o.jobs}
+	opts := logformat.Options{Jobs: o.jobs, ShapesOnly: o.summary}
 	jo := logformat.CallJSONOptions{Meta: o.meta, Content: o.content, Value: o.value}
 	var line []byte
 	emit := func(c *logformat.Call) error {

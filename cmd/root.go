@@ -3,7 +3,6 @@ package cmd
 import (
 	"io"
 	"os"
-	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/spf13/cobra"
@@ -11,6 +10,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/cmd/golden"
 	"github.com/dsh-replay/dsh-replay/cmd/show"
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 )
 
 // The exit codes, as cmdutil defines them.
@@ -89,24 +89,8 @@ session log and proves that they reproduce what was recorded.`,
 
 // Execute runs the CLI with os.Args and returns the exit code.
 func Execute() int {
-	tuneGC()
+	gctune.Apply()
 	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-}
-
-// tuneGC trades a little memory for less collector work: the live heap of a
-// streaming run is small (15-20 MB) and churns fast (verify allocates about
-// three bytes per byte of log), so the default GOGC collects every few
-// milliseconds. A higher GOGC under a soft memory limit keeps peak RSS under
-// 80 MB whatever the log size; 72 MiB rather than 56 gives the collector
-// half again as much headroom (a third fewer collections, about 6% of
-// verify's CPU). GOGC and GOMEMLIMIT in the environment win.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(72 << 20)
-	}
 }
 
 // Run runs the CLI with explicit streams; no panic escapes it.

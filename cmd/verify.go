@@ -259,11 +259,12 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	start := time.Now()
 	replay.Run(eng, paths, replay.RunOptions{
 		Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
-		Read:     o.readOptions(),
-		Stdin:    stdin,
-		Walked:   in.Walked,
-		Errs:     in.Errs,
-		KeepData: cardSink != nil,
+		Read:      o.readOptions(),
+		Stdin:     stdin,
+		Walked:    in.Walked,
+		Errs:      in.Errs,
+		NoSidecar: in.NoSidecar,
+		KeepData:  cardSink != nil,
 	}, sink)
 	if cardSink != nil {
 		cardSink.Flush()

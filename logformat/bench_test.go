@@ -10,6 +10,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -91,12 +92,12 @@ func longWindow(b *testing.B, log int) []byte {
 	return longZstd[log]
 }
 
-// Under the CLI's soft memory limit (cmd's tuneGC): a 128 MiB window must
+// Under the CLI's soft memory limit (gctune): a 128 MiB window must
 // read about as fast as a 2 MiB one, not collect back to back.
 func benchLongWindow(b *testing.B, log int) {
 	p, _ := synthetic(b)
 	z := longWindow(b, log)
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(72 << 20))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(gctune.MemoryLimit))
 	b.ResetTimer()
 	benchRead(b, z, len(p), 0)
 }

@@ -41,8 +41,8 @@ const (
 // it in parallel); the reader applies records in order.
 type record struct {
 	kind recKind
-	// eager: decode result values now (Options.DecodeValues).
-	eager bool
+	// mode: what decoding keeps of result payloads.
+	mode decodeMode
 	// bad: the line does not parse, or is a malformed packed row. Upstream's
 	// scanner treats it as the start of a droppable tail, or as corruption when
 	// a later record ends a turn.
@@ -221,12 +221,37 @@ func isRangeErr(err error) bool {
 
 func isNumber(first byte) bool { return first == '-' || (first >= '0' && first <= '9') }
 
+// decodeMode is what decoding keeps of a result's payloads (its value,
+// meta and content).
+type decodeMode uint8
+
+const (
+	// decodeLazy checks them and decodes them on first use.
+	decodeLazy decodeMode = iota
+	// decodeEager decodes values now, in the decoding workers, rather than
+	// again on first use: for consumers that read every value, such as
+	// verify (Options.DecodeValues).
+	decodeEager
+	// decodeShapes checks them and keeps only their kind (an empty value
+	// of it): for consumers that count and never read them, such as
+	// calls --summary (Options.ShapesOnly). The line is not copied.
+	decodeShapes
+)
+
+// decodeMode is the Options' payload mode.
+func (o Options) decodeMode() decodeMode {
+	switch {
+	case o.ShapesOnly:
+		return decodeShapes
+	case o.DecodeValues:
+		return decodeEager
+	}
+	return decodeLazy
+}
+
 // decodeLine decodes one body line of a file of the given format.
-// With eager, result values are decoded here (in the decoding workers)
-// rather than checked here and decoded again on first use: for consumers that
-// read every value, such as verify.
-func decodeLine(format lineFormat, eager bool, line []byte, rec *record) {
-	*rec = record{eager: eager}
+func decodeLine(format lineFormat, mode decodeMode, line []byte, rec *record) {
+	*rec = record{mode: mode}
 	switch format {
 	case fmtStreamJSON:
 		decodeWrapped(line, rec, "type", "session_event", "event", "")
@@ -351,7 +376,7 @@ func decodeEvent(line []byte, rec *record) {
 			case rec.typ == "request/header":
 				rec.host = HostOfSystemPrompt(r.RawValue())
 			case needsData(rec.typ):
-				rec.data = decodeData(&r, rec.typ, rec.eager)
+				rec.data = decodeData(&r, rec.typ, rec.mode)
 			default:
 				r.Skip()
 			}
@@ -429,7 +454,7 @@ func decodeEvent(line []byte, rec *record) {
 		case needsData(rec.typ):
 			p := jsonv.NewObjectReader(append(append([]byte(`{"data":`), dataRaw...), '}'), true)
 			if p.Next() {
-				rec.data = decodeData(&p, rec.typ, rec.eager)
+				rec.data = decodeData(&p, rec.typ, rec.mode)
 			}
 		}
 	}
@@ -611,26 +636,37 @@ func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
 // pass that still checks all of it: small members are parsed, a result's
 // content, meta and value become lazy values (decoded when a consumer looks
 // at them), and an assistant message keeps only its tool-call blocks.
-func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
-	switch typ {
-	case "tool/result", "tool/code-dispatch":
-		// Most of the line is kept (content, meta, value): one copy of it
-		// is shared by all of them.
-		r.ShareSource()
+func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value {
+	if mode != decodeShapes {
+		switch typ {
+		case "tool/result", "tool/code-dispatch":
+			// Most of the line is kept (content, meta, value): one copy of
+			// it is shared by all of them.
+			r.ShareSource()
+		}
+	}
+	payload := func(r *jsonv.ObjectReader) jsonv.Value {
+		if mode == decodeShapes {
+			return shapeOf(r.RawValue())
+		}
+		return jsonv.Lazy(r.RawValueString(), true)
+	}
+	value := func(r *jsonv.ObjectReader) jsonv.Value {
+		if mode == decodeEager {
+			return r.Parse()
+		}
+		return payload(r)
 	}
 	switch typ {
 	case "tool/result":
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
 			switch k {
 			case "value":
-				if eager {
-					return r.Parse(), true
-				}
-				return jsonv.Lazy(r.RawValueString(), true), true
+				return value(r), true
 			case "meta":
-				return jsonv.Lazy(r.RawValueString(), true), true
+				return payload(r), true
 			case "content": // legacy shape: the result blocks at the top
-				return jsonv.Lazy(r.RawValueString(), true), true
+				return payload(r), true
 			case "message":
 				return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
 					if k != "content" {
@@ -643,7 +679,7 @@ func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
 						}
 						v := collectMembers(&sub, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
 							if k == "content" {
-								return jsonv.Lazy(r.RawValueString(), true), true
+								return payload(r), true
 							}
 							return r.Parse(), true
 						})
@@ -658,12 +694,9 @@ func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
 			switch k {
 			case "value":
-				if eager {
-					return r.Parse(), true
-				}
-				return jsonv.Lazy(r.RawValueString(), true), true
+				return value(r), true
 			case "content", "meta":
-				return jsonv.Lazy(r.RawValueString(), true), true
+				return payload(r), true
 			}
 			return r.Parse(), true
 		})
@@ -702,6 +735,30 @@ func decodeData(r *jsonv.ObjectReader, typ string, eager bool) jsonv.Value {
 }
 
 var toolCallType = []byte(`"tool-call"`)
+
+// shapeOf is an empty value of the kind of the checked JSON raw (what
+// decodeShapes keeps of a payload); undefined when raw is nil (a syntax
+// error, which the reader reports).
+func shapeOf(raw []byte) jsonv.Value {
+	if len(raw) == 0 {
+		return jsonv.Value{}
+	}
+	switch raw[0] {
+	case '{':
+		return jsonv.Obj()
+	case '[':
+		return jsonv.Arr()
+	case '"':
+		return jsonv.Str("")
+	case 't':
+		return jsonv.BoolValue(true)
+	case 'f':
+		return jsonv.BoolValue(false)
+	case 'n':
+		return jsonv.NullValue()
+	}
+	return jsonv.Num(0)
+}
 
 // decodeMembers reads the current value of r as an object, letting member
 // decide each member (keep=false drops it); a non-object is parsed as is.

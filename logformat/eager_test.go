@@ -78,3 +78,69 @@ func TestDecodeValuesSameResult(t *testing.T) {
 		}
 	}
 }
+
+// ShapesOnly changes what a read keeps of payloads, never what it counts:
+// over every log of the project's testdata (broken ones included) and the
+// real fixtures when present, the same summary, the same error, and calls
+// that agree in everything but the payloads, whose kinds agree.
+func TestShapesOnlySameSummary(t *testing.T) {
+	var paths []string
+	for _, root := range []string{filepath.Join("..", "testdata"), filepath.Join("..", "..", "shared", "fixtures")} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".zst") || strings.HasSuffix(p, ".zstd")) && !strings.HasSuffix(p, ".values.jsonl") {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+	}
+	if len(paths) < 20 {
+		t.Fatalf("found %d logs under testdata, want the project's own (at least 20)", len(paths))
+	}
+	callOf := func(c *Call) string {
+		kinds := func(vs ...jsonv.Value) string {
+			var b strings.Builder
+			for _, v := range vs {
+				fmt.Fprintf(&b, "%v,", v.Kind())
+			}
+			return b.String()
+		}
+		var views []jsonv.Value
+		for _, v := range c.Views {
+			views = append(views, v.Content)
+		}
+		var subs []string
+		for _, s := range c.SubCalls {
+			subs = append(subs, s.CallID+":"+s.Name+":"+kinds(s.Value, s.Meta, s.Content))
+		}
+		return fmt.Sprintf("%s %s line %d host %s value-unrecordable %q result %v err %v synthetic %v replaced %v interrupted %v args %q kinds %s views %s subs %v",
+			c.CallID, c.Name, c.Line, c.Host, c.ValueUnrecordable, c.HasResult, c.IsError, c.Synthetic, c.ContentReplaced, c.Interrupted, c.ArgumentsError,
+			kinds(c.Value, c.Meta, c.Content, c.Error), kinds(views...), subs)
+	}
+	for _, p := range paths {
+		read := func(opts Options) (calls []string, sum string, errText string) {
+			s, err := ReadCalls(p, opts, func(c *Call) error {
+				calls = append(calls, callOf(c))
+				return nil
+			})
+			if err != nil {
+				errText = err.Error()
+			}
+			if s != nil {
+				h := s.Header
+				s.Header = nil
+				sum = fmt.Sprintf("%+v header %+v", *s, h)
+			}
+			return
+		}
+		c1, s1, e1 := read(Options{})
+		c2, s2, e2 := read(Options{ShapesOnly: true})
+		if s1 != s2 || e1 != e2 {
+			t.Errorf("%s:\nlazy   %s %q\nshapes %s %q", p, s1, e1, s2, e2)
+			continue
+		}
+		if strings.Join(c1, "\n") != strings.Join(c2, "\n") {
+			t.Errorf("%s: calls differ:\nlazy   %v\nshapes %v", p, c1, c2)
+		}
+	}
+	t.Logf("%d logs read both ways", len(paths))
+}

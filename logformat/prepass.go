@@ -84,6 +84,9 @@ func scanReplacementsBytes(path string, data []byte, maxLine int) (map[string]in
 	if err := probe.header(first); err != nil {
 		return nil, err
 	}
+	if !bytes.Contains(data, replaceOp) {
+		return map[string]int{}, nil // no line can be one (mayBeReplacement)
+	}
 	return scanViews(probe.format, ls), nil
 }
 
@@ -121,7 +124,7 @@ func scanViews(format lineFormat, ls *lineSource) map[string]int {
 			for p := 0; p < len(chunk); {
 				e := p + bytes.IndexByte(chunk[p:], '\n')
 				if line := chunk[p:e]; mayBeReplacement(format, line) {
-					decodeLine(format, false, line, &rec)
+					decodeLine(format, decodeShapes, line, &rec)
 					if rec.bad == "" && rec.typ == "tool/result" && rec.replace {
 						if id := replacementCallID(rec); id != "" {
 							views[id]++
@@ -155,8 +158,10 @@ func mayBeReplacement(format lineFormat, line []byte) bool {
 			return bytes.Contains(tail[i:], []byte(`"replace"`))
 		}
 	}
-	return bytes.Contains(line, []byte(`"replace"`))
+	return bytes.Contains(line, replaceOp)
 }
+
+var replaceOp = []byte(`"replace"`)
 
 func replacementCallID(rec record) string {
 	d := rec.data

@@ -38,6 +38,11 @@ type Options struct {
 	// decoding workers), for consumers that look at all of them; otherwise a
 	// value is only checked and decoded on first use.
 	DecodeValues bool
+	// ShapesOnly keeps only the kind of each result's value, meta and
+	// content (an empty value of it), for consumers that count calls and
+	// never read what they carry (calls --summary); it wins over
+	// DecodeValues.
+	ShapesOnly bool
 	// OnNotice, when set, receives every notice as it is found (the Summary
 	// keeps at most MaxNoticesPerKind of each kind).
 	OnNotice func(Notice)
@@ -324,7 +329,7 @@ func (rd *reader) runLines(ls *lineSource, zs *zstdSource, size int64) error {
 	rd.committed = end
 	if rd.format != fmtLog {
 		var rec record
-		decodeLine(rd.format, rd.opts.DecodeValues, first, &rec)
+		decodeLine(rd.format, rd.opts.decodeMode(), first, &rec)
 		if err := rd.apply(&rec, 1, end); err != nil {
 			return err
 		}
@@ -448,7 +453,7 @@ func (rd *reader) pipeline(ls *lineSource) error {
 			}
 			b.recs = b.recs[:len(b.lines)]
 			for i, l := range b.lines {
-				decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
+				decodeLine(rd.format, rd.opts.decodeMode(), b.buf[l.start:l.end], &b.recs[i])
 			}
 			close(b.done)
 		}
@@ -531,7 +536,7 @@ func (rd *reader) sequential(ls *lineSource) error {
 		}
 		b.recs = b.recs[:len(b.lines)]
 		for i, l := range b.lines {
-			decodeLine(rd.format, rd.opts.DecodeValues, b.buf[l.start:l.end], &b.recs[i])
+			decodeLine(rd.format, rd.opts.decodeMode(), b.buf[l.start:l.end], &b.recs[i])
 		}
 		for i := range b.recs {
 			l := b.lines[i]

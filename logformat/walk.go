@@ -7,8 +7,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // NotASessionLog is the Error kind of a file whose first line is JSON but
@@ -112,6 +114,9 @@ type Inputs struct {
 	Paths []string
 	// Walked marks the paths found in a directory (not named explicitly).
 	Walked map[string]bool
+	// NoSidecar marks the walked logs whose directory listing holds no
+	// values sidecar for them (Options.NoSidecar: not looked for again).
+	NoSidecar map[string]bool
 	// Errs are walked paths known bad without opening them: a directory or
 	// link that could not be read (Kind Unreadable), a FIFO, device or
 	// socket named like a log (Kind NotASessionLog: skipped with a notice).
@@ -140,7 +145,7 @@ func Expand(args []string, filter PathFilter) (Inputs, error) {
 }
 
 func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
-	in := Inputs{Walked: map[string]bool{}, Errs: map[string]*Error{}}
+	in := Inputs{Walked: map[string]bool{}, Errs: map[string]*Error{}, NoSidecar: map[string]bool{}}
 	seen := map[string]bool{}
 	add := func(p string, walked bool) {
 		if !seen[p] {
@@ -168,8 +173,10 @@ func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
 			add(a, false)
 			continue
 		}
-		w := walker{root: a, filter: filter, filtered: filtered, fs: fsys, errs: map[string]*Error{}}
+		w := walker{root: a, filter: filter, filtered: filtered, fs: fsys, errs: map[string]*Error{}, alone: map[string]bool{},
+			slots: make(chan struct{}, walkers())}
 		w.dir(a)
+		w.wg.Wait()
 		if len(w.found) == 0 {
 			msg := "directory holds no session logs (*.jsonl, *.jsonl.zstd)"
 			if filtered {
@@ -179,8 +186,13 @@ func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
 		}
 		sort.Strings(w.found)
 		for _, p := range w.found {
-			if e := w.errs[p]; e != nil && !seen[p] {
-				in.Errs[p] = e
+			if !seen[p] {
+				if e := w.errs[p]; e != nil {
+					in.Errs[p] = e
+				}
+				if w.alone[p] {
+					in.NoSidecar[p] = true
+				}
 			}
 			add(p, true)
 		}
@@ -188,17 +200,31 @@ func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
 	return in, nil
 }
 
-// walker collects the logs under one directory argument.
+// walkers bounds the goroutines a walk adds: reading a directory is a
+// few system calls, and a tree of thousands of small directories read one
+// after another leaves the other cores idle.
+func walkers() int { return 2 * runtime.GOMAXPROCS(0) }
+
+// walker collects the logs under one directory argument, reading
+// subdirectories on up to cap(slots) more goroutines (the order found is
+// sorted afterwards).
 type walker struct {
 	root     string
 	filter   PathFilter
 	filtered bool
 	fs       walkFS
-	found    []string
-	errs     map[string]*Error
+	slots    chan struct{}
+	wg       sync.WaitGroup
+
+	mu    sync.Mutex
+	found []string
+	errs  map[string]*Error
+	alone map[string]bool // found logs with no sidecar in their directory
 }
 
 func (w *walker) bad(p, kind, msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.found = append(w.found, p)
 	w.errs[p] = &Error{File: p, Kind: kind, Msg: msg}
 }
@@ -221,15 +247,30 @@ func (w *walker) dir(dir string) {
 		}
 		// os.ReadDir returns what it read before the error: walk that too.
 	}
+	var logs []string
+	sidecars := map[string]bool{}
 	for _, d := range ents {
 		p := filepath.Join(dir, d.Name())
 		typ := d.Type()
 		if typ.IsDir() {
-			w.dir(p)
+			select {
+			case w.slots <- struct{}{}:
+				w.wg.Add(1)
+				go func() {
+					defer func() { <-w.slots; w.wg.Done() }()
+					w.dir(p)
+				}()
+			default:
+				w.dir(p)
+			}
 			continue
 		}
 		name := d.Name()
-		if IsSidecar(name) || !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".jsonl.zstd") {
+		if IsSidecar(name) {
+			sidecars[name] = true
+			continue
+		}
+		if !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".jsonl.zstd") {
 			continue
 		}
 		if w.filtered && !w.filter.Keep(w.rel(p)) {
@@ -250,7 +291,16 @@ func (w *walker) dir(dir string) {
 			w.bad(p, NotASessionLog, FileKind(typ)+", not a regular file (not opened)")
 			continue
 		}
+		logs = append(logs, p)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range logs {
 		w.found = append(w.found, p)
+		// Only a listing read whole vouches for a sidecar's absence.
+		if err == nil && !sidecars[filepath.Base(SidecarPath(p))] {
+			w.alone[p] = true
+		}
 	}
 }
 

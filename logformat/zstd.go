@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 )
 
 // A .jsonl.zstd log is a plain concatenation of independent, checksummed
@@ -38,7 +40,7 @@ var errFrameEnd = errors.New("end of zstd frame")
 const MaxZstdWindow = 512 << 20
 
 // largeWindow is the window from which a frame's history is budgeted on
-// top of the reader's usual memory (see reserveMemory).
+// top of the reader's usual memory (see gctune.Reserve).
 const largeWindow = 8 << 20
 
 // ZstdFraming is the Notice kind of a .jsonl.zstd log whose first frame
@@ -314,7 +316,7 @@ func (s *zstdSource) budget(window uint64) {
 			s.pd.release()
 		}
 		s.pd.reserved, s.pd.release = 0, nil
-		if release := reserveMemory(need); release != nil {
+		if release := gctune.Reserve(need); release != nil {
 			s.pd.reserved, s.pd.release = need, release
 		}
 	}

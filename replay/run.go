@@ -61,6 +61,9 @@ type RunOptions struct {
 	// Errs are paths the walk found bad (logformat.Inputs.Errs): each is
 	// reported as its error without being opened.
 	Errs map[string]*logformat.Error
+	// NoSidecar marks paths the walk saw no values sidecar beside
+	// (logformat.Inputs.NoSidecar): read without looking for one.
+	NoSidecar map[string]bool
 	// KeepData fills LogResult.Data, for a sink that looks at a log again
 	// (verify --golden draws its cards) without reading it twice.
 	KeepData bool
@@ -270,9 +273,19 @@ func readCallsBytes(path string, data []byte, ro RunOptions, fn func(*logformat.
 			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
+	opts := ro.readOptions(path)
+	return logformat.ReadCallsBytes(path, data, opts, fn)
+}
+
+// readOptions are the read options for path: verification reads every
+// value, so it is decoded once, in the reader's workers.
+func (ro RunOptions) readOptions(path string) logformat.Options {
 	opts := ro.Read
 	opts.DecodeValues = true
-	return logformat.ReadCallsBytes(path, data, opts, fn)
+	if ro.NoSidecar[path] {
+		opts.NoSidecar = true
+	}
+	return opts
 }
 
 // readCalls is logformat.ReadCalls with panics contained.
@@ -285,8 +298,7 @@ func readCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum 
 	if e := ro.Errs[path]; e != nil {
 		return &logformat.Summary{File: path}, e
 	}
-	opts := ro.Read
-	opts.DecodeValues = true // verification reads every value: decode it once, in the reader's workers
+	opts := ro.readOptions(path)
 	if path == "-" && ro.Stdin != nil {
 		return logformat.ReadCallsFrom("-", ro.Stdin, opts, fn)
 	}

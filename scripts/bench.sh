@@ -22,6 +22,9 @@
 #   BENCH_TREE_COPIES  copies of ../shared/fixtures in the many-small-logs
 #               tree (default 34: about 6,000 logs, 91 MB)
 #   BENCH_START_RUNS   paired runs of each start-up row (default 21)
+#   DSH_REPLAY_UPSTREAM  a prepared upstream tree (../shared/upstream/prepare.sh):
+#               adds whole-command plugin loads (`tools --plugin` of each
+#               upstream package that ships a ported tool, its bundle cached)
 #
 # Then: each big-log row as a ratio to Node in the same run; many small
 # logs (verify --jobs 2 over copies of the real fixture logs in
@@ -39,6 +42,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 NODE=${NODE:-node}
+NODE_VERSION=$("$NODE" --version 2>/dev/null || true)
 MB=${BENCH_MB:-1024}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BIN=${BIN:-bin/dsh-replay}
@@ -143,7 +147,7 @@ big "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
 [[ $SKIP == *" cat "* ]] || measure "cat" plain cat "$PLAIN"
 NODE_ROW=""
 if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then
-  NODE_ROW=$(measure "node JSON.parse per line" plain "$NODE" "$NODE_SCRIPT" "$PLAIN")
+  NODE_ROW=$(measure "node $NODE_VERSION JSON.parse per line" plain "$NODE" "$NODE_SCRIPT" "$PLAIN")
   echo "$NODE_ROW"
 fi
 if [[ $SKIP != *" jq "* ]] && command -v jq >/dev/null; then
@@ -201,7 +205,7 @@ JS
   tree_row=$(RUNS=$BENCH_RUNS measure "dsh-replay verify --jobs 2 DIR" tree "$BIN" verify --jobs 2 "$TREE")
   echo "$tree_row"
   if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then
-    node_tree=$(RUNS=$BENCH_RUNS measure "node walk + JSON.parse per line" tree "$NODE" "$DIR/walk.js" "$TREE")
+    node_tree=$(RUNS=$BENCH_RUNS measure "node $NODE_VERSION walk + parse" tree "$NODE" "$DIR/walk.js" "$TREE")
     echo "$node_tree"
     printf '  verify over the tree: %sx as fast as Node walking and parsing it\n' "$(ratio "$(wall_of "$tree_row")" "$(wall_of "$node_tree")")"
   fi
@@ -240,6 +244,40 @@ if [[ $SKIP != *" startup "* ]]; then
   startup "dsh-replay --version" "$BIN" --version
   startup "dsh-replay tools" "$BIN" tools
   startup "dsh-replay verify testdata/example/session.jsonl" "$BIN" verify testdata/example/session.jsonl
+fi
+
+# Plugin loads: `tools --plugin PKG` as a whole command, bundle cached (a
+# first run warms the cache), median of BENCH_START_RUNS; the bare `tools`
+# row is what the command costs without a plugin. The in-process figures
+# (bundle + compile + first projector call) are BenchmarkUpstreamLoad's.
+if [[ $SKIP != *" plugins "* && -n ${DSH_REPLAY_UPSTREAM:-} && -d ${DSH_REPLAY_UPSTREAM}/packages ]]; then
+  printf '{"plugins":{"tool-todo":{"allowParallelInProgress":true},"tool-fs-search":{"sampleOverCapGlobResults":true},"tool-subagent":{"provider":"spawn"},"plan-mode":{"section":"Plan first."},"tool-memory":{"mutationPolicy":"approval","defaultResultLimit":20,"pinnedContextMaxBytes":4096,"pinnedContextMaxItems":16}}}\n' >"$DIR/plugins.json"
+  median_ms() {
+    local n=${BENCH_START_RUNS:-21} i t0 t1 xs=()
+    for ((i = 0; i < n; i++)); do
+      t0=${EPOCHREALTIME/./}
+      "$@" >/dev/null 2>&1 || true
+      t1=${EPOCHREALTIME/./}
+      xs+=("$((t1 - t0))")
+    done
+    printf '%s\n' "${xs[@]}" | sort -n | awk '{ x[NR] = $1 } END { printf "%.1f", x[int((NR + 1) / 2)] / 1000 }'
+  }
+  echo
+  printf 'plugin loads (%s): wall ms, median of %s runs, bundle cached\n\n' "$(basename "$DSH_REPLAY_UPSTREAM")" "${BENCH_START_RUNS:-21}"
+  printf '%-40s %8s %8s\n' "tools --plugin" "ms" "load ms"
+  bare=$(median_ms "$BIN" tools --config "$DIR/plugins.json")
+  printf '%-40s %8s %8s\n' "(no plugin)" "$bare" "-"
+  "$BIN" tools --json | sed -n 's/.*"plugin":"\([^"]*\)".*/\1/p' | sort -u | while read -r name; do
+    pkg=$(find "$DSH_REPLAY_UPSTREAM/packages" -path '*/node_modules' -prune -o -path "*/$name/package.json" -print | head -1)
+    pkg=${pkg%/package.json}
+    [[ -n $pkg ]] || continue
+    if ! "$BIN" tools --config "$DIR/plugins.json" --plugin "$pkg" >/dev/null 2>&1; then
+      printf '%-40s %8s %8s\n' "$name" "-" "(not a plugin on its own)"
+      continue
+    fi
+    ms=$(median_ms "$BIN" tools --config "$DIR/plugins.json" --plugin "$pkg")
+    printf '%-40s %8s %8s\n' "$name" "$ms" "$(awk -v a="$ms" -v b="$bare" 'BEGIN { printf "%.1f", a - b }')"
+  done
 fi
 
 echo

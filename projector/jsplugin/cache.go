@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -18,20 +19,25 @@ import (
 // (os.UserCacheDir()/dsh-replay/bundles; DSH_REPLAY_CACHE_DIR names
 // another, "off" turns it off) under a key of what is bundled (the entry,
 // whether installed host packages are used, this bundler's format), with
-// a manifest of what it was made from: the content hash of every input,
-// of the package manifests and tsconfig files about them, and the
-// modification time of the directories they sit in (a file added beside
-// them can change how an import resolves). It is used only when all of
-// these still hold, and rewritten otherwise; files are written atomically
-// (a temporary file renamed), and a cache that cannot be read or written
-// is passed over.
+// its source map and a manifest of what it was made from: the content
+// hash of every input, of the package manifests and tsconfig files about
+// them, and the modification time of the directories they sit in (a file
+// added beside them can change how an import resolves). It is used only
+// when all of these still hold, and rewritten otherwise; files are written
+// atomically (a temporary file renamed), and a cache that cannot be read
+// or written is passed over. A file whose size and modification time are
+// those recorded with its hash is not hashed again (as git's index does):
+// a stamp is recorded only for a file last modified well before it was
+// hashed, so that a write within the file system's clock tick of the
+// hashing cannot hide behind it.
 
 // bundleFormat changes whenever bundle()'s output for the same inputs
 // would (its options, the sandbox plugin's rewrites).
-const bundleFormat = "dsh-replay bundle 1"
+const bundleFormat = "dsh-replay bundle 2"
 
-// builds counts esbuild runs (for tests of the cache).
-var builds atomic.Int64
+// builds counts esbuild runs, hashed the files and bundles hashed (for
+// tests of the cache).
+var builds, hashed atomic.Int64
 
 func cacheDir() string {
 	switch d := os.Getenv("DSH_REPLAY_CACHE_DIR"); d {
@@ -74,8 +80,38 @@ func hashFile(path string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	return hashBytes(b), true
+}
+
+func hashBytes(b []byte) string {
+	hashed.Add(1)
 	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:]), true
+	return hex.EncodeToString(s[:])
+}
+
+// racyWindow is how recently a file may have been modified for its
+// stamp not to be trusted: coarse file system clocks tick once a second or
+// two.
+const racyWindow = 3 * time.Second
+
+// fileStamp is a file's size and modification time, "" when it was
+// modified too recently to vouch for its content.
+func fileStamp(path string) string {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < racyWindow {
+		return ""
+	}
+	return strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10)
+}
+
+// unchanged reports whether the file at path still has the content hashed
+// as sum: by its stamp when the recorded one matches, else by its hash.
+func unchanged(path, sum, stamp string) bool {
+	if stamp != "" && fileStamp(path) == stamp {
+		return true
+	}
+	got, ok := hashFile(path)
+	return ok && got == sum
 }
 
 func dirStamp(dir string) (int64, bool) {
@@ -90,7 +126,7 @@ func dirStamp(dir string) (int64, bool) {
 var contextFiles = []string{"package.json", "tsconfig.json", "tsconfig.base.json"}
 
 // manifest describes what a bundle was made from.
-func manifest(entry string, inputs []string, code string, real bool) jsonv.Value {
+func manifest(entry string, inputs []string, b built) jsonv.Value {
 	files := map[string]bool{}
 	dirs := map[string]bool{}
 	addContext := func(dir string) {
@@ -136,8 +172,9 @@ func manifest(entry string, inputs []string, code string, real bool) jsonv.Value
 	}
 	var fs, ds []jsonv.Value
 	for _, f := range sortedKeys(files) {
+		stamp := fileStamp(f) // before hashing: a write in between leaves it stale
 		if sum, ok := hashFile(f); ok {
-			fs = append(fs, jsonv.Arr(jsonv.Str(f), jsonv.Str(sum)))
+			fs = append(fs, jsonv.Arr(jsonv.Str(f), jsonv.Str(sum), jsonv.Str(stamp)))
 		}
 	}
 	for _, d := range sortedKeys(dirs) {
@@ -145,12 +182,12 @@ func manifest(entry string, inputs []string, code string, real bool) jsonv.Value
 			ds = append(ds, jsonv.Arr(jsonv.Str(d), jsonv.Str(strconv.FormatInt(t, 10))))
 		}
 	}
-	sum := sha256.Sum256([]byte(code))
 	return jsonv.Obj(
 		jsonv.M("format", jsonv.Str(bundleFormat)),
 		jsonv.M("entry", jsonv.Str(entry)),
-		jsonv.M("real", jsonv.BoolValue(real)),
-		jsonv.M("code", jsonv.Str(hex.EncodeToString(sum[:]))),
+		jsonv.M("real", jsonv.BoolValue(b.real)),
+		jsonv.M("code", jsonv.Str(hashBytes(b.code))),
+		jsonv.M("map", jsonv.Str(hashBytes(b.srcMap))),
 		jsonv.M("files", jsonv.Arr(fs...)),
 		jsonv.M("dirs", jsonv.Arr(ds...)),
 	)
@@ -167,44 +204,49 @@ func sortedKeys(m map[string]bool) []string {
 
 // cachedBundle is the cached bundle for key when everything it was made
 // from is unchanged.
-func cachedBundle(dir, key, entry string) (code string, real, ok bool) {
+func cachedBundle(dir, key, entry string) (b built, ok bool) {
 	mb, err := os.ReadFile(filepath.Join(dir, key+".json"))
 	if err != nil {
-		return "", false, false
+		return built{}, false
 	}
 	m, err := jsonv.Parse(mb)
 	if err != nil || m.Get("format").Str() != bundleFormat || m.Get("entry").Str() != entry {
-		return "", false, false
+		return built{}, false
 	}
 	for _, f := range m.Get("files").Elems() {
-		if sum, ok := hashFile(f.At(0).Str()); !ok || sum != f.At(1).Str() {
-			return "", false, false
+		if !unchanged(f.At(0).Str(), f.At(1).Str(), f.At(2).Str()) {
+			return built{}, false
 		}
 	}
 	for _, d := range m.Get("dirs").Elems() {
 		if t, ok := dirStamp(d.At(0).Str()); !ok || strconv.FormatInt(t, 10) != d.At(1).Str() {
-			return "", false, false
+			return built{}, false
 		}
 	}
-	cb, err := os.ReadFile(filepath.Join(dir, key+".js"))
-	if err != nil {
-		return "", false, false
+	read := func(ext, field string) ([]byte, bool) {
+		data, err := os.ReadFile(filepath.Join(dir, key+ext))
+		return data, err == nil && hashBytes(data) == m.Get(field).Str()
 	}
-	if sum := sha256.Sum256(cb); hex.EncodeToString(sum[:]) != m.Get("code").Str() {
-		return "", false, false
+	if b.code, ok = read(".js", "code"); !ok {
+		return built{}, false
 	}
-	return string(cb), m.Get("real").IsBool() && m.Get("real").Bool(), true
+	if b.srcMap, ok = read(".map", "map"); !ok {
+		return built{}, false
+	}
+	b.real = m.Get("real").IsBool() && m.Get("real").Bool()
+	return b, true
 }
 
-// storeBundle writes the bundle, then its manifest, each atomically.
-func storeBundle(dir, key, entry, code string, real bool, inputs []string) {
+// storeBundle writes the bundle and its map, then the manifest, each
+// atomically.
+func storeBundle(dir, key, entry string, b built, inputs []string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return
 	}
-	if writeAtomic(filepath.Join(dir, key+".js"), []byte(code)) != nil {
+	if writeAtomic(filepath.Join(dir, key+".js"), b.code) != nil || writeAtomic(filepath.Join(dir, key+".map"), b.srcMap) != nil {
 		return
 	}
-	writeAtomic(filepath.Join(dir, key+".json"), []byte(jsonv.Encode(manifest(entry, inputs, code, real))))
+	writeAtomic(filepath.Join(dir, key+".json"), []byte(jsonv.Encode(manifest(entry, inputs, b))))
 }
 
 func writeAtomic(path string, data []byte) error {

@@ -3,10 +3,13 @@ package jsplugin
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
@@ -59,8 +62,8 @@ export function apply(ctx) { ctx.tools.register({ name: 'c', parameters: { type:
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if len(names) != 2 || strings.Contains(strings.Join(names, " "), ".tmp-") {
-		t.Errorf("cache holds %v, want one bundle and its manifest", names)
+	if len(names) != 3 || strings.Contains(strings.Join(names, " "), ".tmp-") {
+		t.Errorf("cache holds %v, want one bundle, its map and its manifest", names)
 	}
 	write("lib/label.js", `export const label = 'two'`)
 	if n := load("two"); n != 1 {
@@ -85,6 +88,14 @@ export function apply(ctx) { ctx.tools.register({ name: 'c', parameters: { type:
 	if n := load("two"); n != 1 {
 		t.Errorf("corrupt cache: %d builds, want 1", n)
 	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".map") {
+			os.WriteFile(filepath.Join(cache, e.Name()), []byte("{}"), 0o644)
+		}
+	}
+	if n := load("two"); n != 1 {
+		t.Errorf("corrupt source map: %d builds, want 1", n)
+	}
 	// A cache that cannot be written (a file where the directory should be).
 	blocked := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocked, nil, 0o644)
@@ -95,5 +106,82 @@ export function apply(ctx) { ctx.tools.register({ name: 'c', parameters: { type:
 	t.Setenv("DSH_REPLAY_CACHE_DIR", "off")
 	if n := load("two") + load("two"); n != 2 {
 		t.Errorf("cache off: %d builds, want 2", n)
+	}
+}
+
+// TestBundleCacheStamps: an input modified well before it was hashed is
+// vouched for by its size and modification time, and not read again; one
+// modified just before (a same-size write in the same clock tick would
+// look the same) is hashed on every check, so the write is seen.
+func TestBundleCacheStamps(t *testing.T) {
+	t.Setenv("DSH_REPLAY_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	entry := filepath.Join(dir, "index.js")
+	src := `export function apply(ctx) { ctx.tools.register({ name: 's', parameters: { type: 'object' }, output: { schema: {}, render: () => [{ type: 'text', text: 'AAA' }] } }) }`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func() (hashes int64, ok bool) {
+		before := hashed.Load()
+		_, ok = cachedBundle(cacheDir(), cacheKey(entry, true), entry)
+		return hashed.Load() - before, ok
+	}
+	if _, err := bundle(entry, true); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := check(); !ok || n != 3 {
+		t.Errorf("fresh input: cached %v after %d hashes, want the input, code and map hashed", ok, n)
+	}
+	if err := os.WriteFile(entry, []byte(strings.Replace(src, "AAA", "BBB", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := check(); ok {
+		t.Error("a same-size write just after hashing was not seen")
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(entry, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bundle(entry, true); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := check(); !ok || n != 2 {
+		t.Errorf("old input: cached %v after %d hashes, want only code and map hashed", ok, n)
+	}
+	if err := os.WriteFile(entry, []byte(src+" "), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := check(); ok {
+		t.Error("a changed size was not seen")
+	}
+}
+
+// TestPluginReservesMemory: a loaded plugin's program and runtimes sit on
+// top of the soft memory limit (under a limit below the live heap the
+// collector ran back to back: 23 upstream plugins took 245 s instead of
+// 2), and the reservation is given back once the plugin is collected.
+func TestPluginReservesMemory(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(gctune.MemoryLimit))
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	load := func() int64 {
+		p, err := Load(filepath.Join("..", "..", "testdata", "plugins", "todo.mjs"), projector.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return programBytes(p.codeSize)
+	}
+	want := load()
+	if got := limit(); got != gctune.MemoryLimit+want {
+		t.Fatalf("limit with the plugin loaded %d, want %d", got, gctune.MemoryLimit+want)
+	}
+	// The cleanup runs on its own goroutine after a collection finds the
+	// plugin unreachable.
+	for i := 0; i < 1000 && limit() != gctune.MemoryLimit; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if got := limit(); got != gctune.MemoryLimit {
+		t.Errorf("limit after the plugin was collected %d, want %d", got, int64(gctune.MemoryLimit))
 	}
 }

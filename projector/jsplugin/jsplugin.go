@@ -17,8 +17,11 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/go-sourcemap/sourcemap"
 
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
@@ -119,8 +122,11 @@ type Plugin struct {
 	// sandbox): the stand-in answered for them instead.
 	StandIn string
 	program *goja.Program
-	config  string // JSON of the plugin's options
-	defs    []toolDef
+	// codeSize is the bundle's length, from which the memory its program
+	// and each runtime keep live is reserved (programBytes, runtimeBytes).
+	codeSize int
+	config   string // JSON of the plugin's options
+	defs     []toolDef
 
 	mu      sync.Mutex
 	idle    []*vm
@@ -197,25 +203,85 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 // load bundles the plugin and makes its first runtime, which reads the
 // plugin's name and definitions.
 func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, v *vm, exported string, real bool, err error) {
-	code, real, err := bundle(entry, installed)
+	b, err := bundle(entry, installed)
+	real = b.real
 	if err != nil {
 		return nil, nil, "", real, fmt.Errorf("%s: %w", path, &moduleError{err})
 	}
-	// The bundle's own name sits beside the entry, so that the map's
-	// sources resolve against the entry's directory and a position the map
-	// does not cover (esbuild's helpers) is told apart from the plugin's.
-	prog, err := goja.Compile(filepath.Join(filepath.Dir(entry), bundleName), code, true)
+	prog, err := compileBundle(filepath.Join(filepath.Dir(entry), bundleName), b)
 	if err != nil {
 		return nil, nil, "", real, fmt.Errorf("%s: %w", path, &moduleError{fmt.Errorf("compiling the bundle: %w", err)})
 	}
-	p = &Plugin{Path: path, program: prog, max: max(runtime.GOMAXPROCS(0), 1)}
+	// The syntax tree goja compiled from (as large again as the program)
+	// is garbage now: collected before the module code runs, its pages
+	// take that code's objects instead of fresh ones from the system. In
+	// a fresh process that is a gain (tool-goal as a whole command: 238 ->
+	// 203 ms, peak 64 -> 51 MB); in a warm one it costs about 5 ms.
+	runtime.GC()
+	// What the program and its first runtime keep live sits on top of the
+	// soft memory limit, which bounds streaming, for as long as the plugin
+	// is loaded.
+	release := gctune.Reserve(programBytes(len(b.code)))
+	p = &Plugin{Path: path, program: prog, codeSize: len(b.code), max: max(runtime.GOMAXPROCS(0), 1)}
 	p.free = sync.NewCond(&p.mu)
 	p.Name = pluginName(path)
 	v, exported, err = p.newVM(cfg)
 	if err != nil {
+		if release != nil {
+			release()
+		}
 		return nil, nil, "", real, fmt.Errorf("%s: %w", path, err)
 	}
+	releaseWith(p, release)
 	return p, v, exported, real, nil
+}
+
+// compileBundle compiles the bundle as the program name, its source map
+// parsed meanwhile on another core, as are the stand-in host's scripts
+// (the first runtime needs them next). The bundle's own name sits beside
+// the entry, so that the map's sources resolve against the entry's
+// directory and a position the map does not cover (esbuild's helpers) is
+// told apart from the plugin's.
+func compileBundle(name string, b built) (*goja.Program, error) {
+	var srcMap *sourcemap.Consumer
+	mapped := make(chan struct{})
+	go func() {
+		defer close(mapped)
+		defer func() { recover() }() // a map that does not parse only costs positions
+		if len(b.srcMap) > 0 {
+			srcMap, _ = sourcemap.Parse(name, b.srcMap)
+		}
+		standIn()
+	}()
+	defer func() { <-mapped }()
+	ast, err := parser.ParseFile(nil, name, b.code, 0, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{Message: err.Error()}} // as goja.Compile reports it
+	}
+	prog, err := goja.CompileAST(ast, true)
+	if err != nil {
+		return nil, err
+	}
+	<-mapped
+	if srcMap != nil {
+		ast.File.SetSourceMap(srcMap) // before any runtime reads a position
+	}
+	return prog, nil
+}
+
+// programBytes and runtimeBytes estimate what a plugin keeps live from a
+// bundle of size bytes: its compiled program with the first runtime, and
+// each further runtime (measured on upstream's plugins: tool-goal's 0.9 MB
+// bundle keeps 29 MB, and 6 MB a runtime; tool-todo's 19 and 8).
+func programBytes(size int) int64 { return max(int64(size)*36, 8<<20) }
+func runtimeBytes(size int) int64 { return max(int64(size)*10, 4<<20) }
+
+// releaseWith gives back a reservation once what it was made for is
+// collected.
+func releaseWith[T any](owner *T, release func()) {
+	if release != nil {
+		runtime.AddCleanup(owner, func(release func()) { release() }, release)
+	}
 }
 
 // moduleError is a failure to bundle or to run the bundle's module code
@@ -312,30 +378,39 @@ var nodeBuiltins = sync.OnceValue(func() map[string]bool {
 // sandbox plugin lets through.
 type resolving struct{}
 
+// built is a bundle: the IIFE's code and its source map (sources relative
+// to the entry's directory), and whether an installed host package was
+// bundled for real.
+type built struct {
+	code, srcMap []byte
+	real         bool
+}
+
 // bundle runs esbuild: one IIFE whose exports land in __dshPlugin. A host
 // package installed where the plugin resolves it (its node_modules, the
 // workspace's links, its tsconfig paths) is bundled for real, defineTool
 // of the tools package included (wrapped only to mark what it makes); one
 // that is not, or every one when installed is false, is the stand-in
-// alone. real reports whether an installed host package was bundled.
-func bundle(entry string, installed bool) (code string, real bool, err error) {
+// alone.
+func bundle(entry string, installed bool) (built, error) {
 	dir := cacheDir()
 	key := cacheKey(entry, installed)
 	if dir != "" {
-		if code, real, ok := cachedBundle(dir, key, entry); ok {
-			return code, real, nil
+		if b, ok := cachedBundle(dir, key, entry); ok {
+			return b, nil
 		}
 	}
-	code, real, inputs, err := build(entry, installed)
+	b, inputs, err := build(entry, installed)
 	if err == nil && dir != "" {
-		storeBundle(dir, key, entry, code, real, inputs)
+		storeBundle(dir, key, entry, b, inputs)
 	}
-	return code, real, err
+	return b, err
 }
 
 // build runs esbuild (bundle without the cache); inputs are the files it
 // read.
-func build(entry string, installed bool) (code string, real bool, inputs []string, err error) {
+func build(entry string, installed bool) (b built, inputs []string, err error) {
+	real := false
 	builds.Add(1)
 	stubs := api.Plugin{
 		Name: "dsh-replay-sandbox",
@@ -407,11 +482,13 @@ func build(entry string, installed bool) (code string, real bool, inputs []strin
 		Target:      api.ES2017,
 		// x ** y becomes Math.pow(x, y), which node.js watches.
 		Supported: map[string]bool{"exponent-operator": false},
-		// goja reads an inline map: a finding can name the plugin's own
-		// file and line where a projector threw or reached for a global.
-		// The map's sources are relative to the entry's directory, where
-		// goja resolves them from (the program is named beside the entry).
-		Sourcemap:      api.SourceMapInline,
+		// A finding can name the plugin's own file and line where a
+		// projector threw or reached for a global. The map is kept apart
+		// from the code (goja would parse an inline one before compiling);
+		// its sources are relative to the entry's directory, where goja
+		// resolves them from (the program is named beside the entry).
+		Outfile:        filepath.Join(filepath.Dir(entry), bundleName),
+		Sourcemap:      api.SourceMapExternal,
 		SourcesContent: api.SourcesContentExclude,
 		AbsWorkingDir:  filepath.Dir(entry),
 		Plugins:        []api.Plugin{stubs},
@@ -427,12 +504,20 @@ func build(entry string, installed bool) (code string, real bool, inputs []strin
 			}
 			msgs = append(msgs, where+m.Text)
 		}
-		return "", real, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
+		return built{real: real}, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
 	}
-	if len(res.OutputFiles) == 0 {
-		return "", real, nil, errors.New("bundling produced no output")
+	b.real = real
+	for _, f := range res.OutputFiles {
+		if strings.HasSuffix(f.Path, ".map") {
+			b.srcMap = f.Contents
+		} else {
+			b.code = f.Contents
+		}
 	}
-	return string(res.OutputFiles[0].Contents), real, metafileInputs(res.Metafile, filepath.Dir(entry)), nil
+	if b.code == nil {
+		return b, nil, errors.New("bundling produced no output")
+	}
+	return b, metafileInputs(res.Metafile, filepath.Dir(entry)), nil
 }
 
 var (
@@ -740,14 +825,19 @@ func (p *Plugin) get(cfg projector.Config) (*vm, error) {
 	}
 	p.created++
 	p.mu.Unlock()
+	release := gctune.Reserve(runtimeBytes(p.codeSize))
 	v, _, err := p.newVM(cfg)
 	if err != nil {
+		if release != nil {
+			release()
+		}
 		p.mu.Lock()
 		p.created--
 		p.free.Signal()
 		p.mu.Unlock()
 		return nil, err
 	}
+	releaseWith(v, release)
 	return v, nil
 }
 

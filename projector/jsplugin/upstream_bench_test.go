@@ -5,25 +5,35 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 // BenchmarkUpstreamLoad: loading each upstream plugin that ships a ported
 // tool (bundle, compile, the first runtime with apply) and its first
 // projector call, with the bundle cache off (cold) and warm (cached), and
 // all of them in turn (DSH_REPLAY_UPSTREAM=TREE go test -run '^$' -bench
-// UpstreamLoad -benchtime 5x ./projector/jsplugin).
+// UpstreamLoad -benchtime 5x ./projector/jsplugin), under the CLI's
+// collector settings.
 func BenchmarkUpstreamLoad(b *testing.B) {
 	tree := upstreamTree(b)
+	defer gctune.Apply()() // the collector as the CLI runs it
 	cfg := upstreamConfig(b, tree)
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	dirs := portedPlugins(b, tree, reg)
+	// Entries made once: a wrapper made anew each time would be a new
+	// entry, never found in the cache.
+	type plugin struct{ name, entry string }
+	var plugins []plugin
+	for _, d := range portedPlugins(b, tree, reg) {
+		plugins = append(plugins, plugin{filepath.Base(d), upstreamEntry(b, d)})
+	}
 	once := func(b *testing.B, d string) {
-		p, err := loadUpstream(b, d, cfg)
+		p, err := jsplugin.Load(d, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -43,20 +53,20 @@ func BenchmarkUpstreamLoad(b *testing.B) {
 			old := os.Getenv("DSH_REPLAY_CACHE_DIR")
 			os.Setenv("DSH_REPLAY_CACHE_DIR", cache)
 			defer os.Setenv("DSH_REPLAY_CACHE_DIR", old)
-			for _, d := range dirs {
+			for _, p := range plugins {
 				if mode == "cached" {
-					once(b, d) // warm the cache
+					once(b, p.entry) // warm the cache
 				}
-				b.Run(filepath.Base(d), func(b *testing.B) {
+				b.Run(p.name, func(b *testing.B) {
 					for b.Loop() {
-						once(b, d)
+						once(b, p.entry)
 					}
 				})
 			}
 			b.Run("all", func(b *testing.B) {
 				for b.Loop() {
-					for _, d := range dirs {
-						once(b, d)
+					for _, p := range plugins {
+						once(b, p.entry)
 					}
 				}
 			})

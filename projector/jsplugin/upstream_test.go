@@ -92,20 +92,28 @@ func portedPlugins(t testing.TB, tree string, reg *projector.Registry) []string 
 }
 
 // loadUpstream loads one upstream package as the host would reach its
-// tools. The in-process subagent driver is a library, not a plugin: the
-// spawn provider runs it, and in a child's creation window it registers
-// structured_output on the child's tools (attachStructuredRuntime, its
-// public src/ subpath) when the start request carries an output schema.
-// A two-line plugin does what that window does, importing it from the
-// tree through a node_modules link.
+// tools (upstreamEntry).
 func loadUpstream(t testing.TB, dir string, cfg projector.Config) (*jsplugin.Plugin, error) {
 	t.Helper()
+	return jsplugin.Load(upstreamEntry(t, dir), cfg)
+}
+
+// upstreamEntry is what to load for one upstream package: the package
+// itself, except the in-process subagent driver, a library, not a plugin:
+// the spawn provider runs it, and in a child's creation window it
+// registers structured_output on the child's tools
+// (attachStructuredRuntime, its public src/ subpath) when the start
+// request carries an output schema. A two-line plugin, in a directory of
+// t's, does what that window does, importing it from the tree through a
+// node_modules link.
+func upstreamEntry(t testing.TB, dir string) string {
+	t.Helper()
 	if filepath.Base(dir) != "subagent-in-process-driver" {
-		return jsplugin.Load(dir, cfg)
+		return dir
 	}
 	pkg, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
 	name := jsonv.MustParse(string(pkg)).Get("name").Str()
 	w := t.TempDir()
@@ -122,7 +130,7 @@ func loadUpstream(t testing.TB, dir string, cfg projector.Config) (*jsplugin.Plu
 	if err := os.WriteFile(filepath.Join(w, "index.js"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return jsplugin.Load(w, cfg)
+	return w
 }
 
 // TestUpstreamCrossCheck loads every upstream first-party plugin that

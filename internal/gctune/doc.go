@@ -1,0 +1,3 @@
+// Package gctune owns the collector settings the CLI runs under, so that
+// benchmarks of what the CLI does can run under the same ones.
+package gctune
