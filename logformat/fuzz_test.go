@@ -3,6 +3,7 @@ package logformat
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,30 @@ func FuzzReadLog(f *testing.F) {
 		c, errC := readBytes(t, b, 3)
 		if a != c || (errA == nil) != (errC == nil) || (errA != nil && errA.Error() != errC.Error()) {
 			t.Fatalf("jobs=1 and jobs=3 differ:\n%s\n%v\n---\n%s\n%v", a, errA, c, errC)
+		}
+	})
+}
+
+// FuzzShapesOnly: reading in the shapes-only mode (calls --summary) and
+// in the default one yield the same summary, error and calls but for what
+// the payloads hold.
+func FuzzShapesOnly(f *testing.F) {
+	addTestdataSeeds(f, ".jsonl")
+	f.Add([]byte("{\"type\":\"session\"}\n{\"type\":\"tool/result\",\"seq\":1,\"time\":0,\"data\":{\"value\":[1,{\"a\":tru}]}}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		read := func(opts Options) string {
+			var out strings.Builder
+			opts.NoSidecar, opts.MaxRecordBytes = true, 1<<20
+			sum, err := ReadCallsBytes("fuzz.jsonl", b, opts, func(c *Call) error {
+				out.WriteString(callShape(c))
+				out.WriteByte('\n')
+				return nil
+			})
+			fmt.Fprintf(&out, "%s\n%v", summaryText(sum), err)
+			return out.String()
+		}
+		if lazy, shapes := read(Options{}), read(Options{ShapesOnly: true}); lazy != shapes {
+			t.Fatalf("lazy and shapes-only reads differ:\n%s\n---\n%s", lazy, shapes)
 		}
 	})
 }
