@@ -348,7 +348,10 @@ func decodeEvent(line []byte, rec *record) {
 				rec.kind = recPacked
 			}
 		case "seq", "seq0":
-			seqKey = string(key)
+			seqKey = "seq" // the key as a constant, not a copy per line
+			if len(key) == 4 {
+				seqKey = "seq0"
+			}
 			raw := r.RawValue()
 			if n, ok := safeInt(raw); ok && n >= 0 {
 				rec.seq, rec.hasSeq = n, true
@@ -822,12 +825,30 @@ func decodeElems(r *jsonv.ObjectReader, elem func(*jsonv.ArrayReader) (jsonv.Val
 
 var toolCallTag = []byte(`"tool-call`)
 
+// hasToolCallTag is bytes.Contains(data, toolCallTag), looking for its
+// "-call" first: a quote, the tag's first byte, is in every JSON line many
+// times over, and bytes.Index tries each.
+func hasToolCallTag(data []byte) bool {
+	const head = len(`"tool`)
+	for i := head; i < len(data); {
+		j := bytes.Index(data[i:], toolCallTag[head:])
+		if j < 0 {
+			return false
+		}
+		if at := i + j; string(data[at-head:at]) == `"tool` {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
 // toolChunkID is the call id of an assistant/chunk's data when the chunk
 // streams a tool call (tool-call-delta, or block-end of a tool-call block).
 // It walks the raw members instead of parsing: chunk lines are most of a
 // log.
 func toolChunkID(data []byte) string {
-	if !bytes.Contains(data, toolCallTag) {
+	if !hasToolCallTag(data) {
 		return ""
 	}
 	r := jsonv.NewObjectReader(data, false)

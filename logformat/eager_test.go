@@ -1,6 +1,7 @@
 package logformat
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -153,4 +154,14 @@ func summaryText(s *Summary) string {
 	h := c.Header
 	c.Header = nil
 	return fmt.Sprintf("%+v header %+v", c, h)
+}
+
+// hasToolCallTag finds the tag wherever bytes.Contains does.
+func TestHasToolCallTag(t *testing.T) {
+	for _, s := range []string{``, `"tool-call`, `x"tool-call"`, `{"type":"tool-call-delta"}`, `"tool-cal`, `tool-call`, `-call"tool-call`,
+		`"tool"tool-call`, `"too-call`, `-call-call"tool`, `"tool-call-call`, `ab"tool-cal"tool-call`} {
+		if got, want := hasToolCallTag([]byte(s)), bytes.Contains([]byte(s), toolCallTag); got != want {
+			t.Errorf("hasToolCallTag(%q) = %v, want %v", s, got, want)
+		}
+	}
 }
