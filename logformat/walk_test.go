@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -188,3 +189,50 @@ func BenchmarkMatchGlobStars(b *testing.B) {
 		MatchGlob(pat, rel)
 	}
 }
+
+// TestExpandSidecarsAndOrder: a walk over many directories (read on
+// several goroutines) finds every log in sorted order, and marks as
+// NoSidecar exactly the walked logs whose directory holds no sidecar for
+// them; a log named on the command line is never marked.
+func TestExpandSidecarsAndOrder(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string) {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want []string
+	for i := 0; i < 40; i++ {
+		for _, rel := range []string{"d%02d/a.jsonl", "d%02d/x/b.jsonl.zstd", "d%02d-c.jsonl"} {
+			rel = strings.Replace(rel, "%02d", string(rune('A'+i/10))+string(rune('0'+i%10)), 1)
+			write(rel)
+			want = append(want, filepath.Join(root, rel))
+		}
+	}
+	write("dA0/a.values.jsonl")   // a.jsonl's sidecar
+	write("dA1/x/b.values.jsonl") // b.jsonl.zstd's
+	sort.Strings(want)
+	// The log named again after its directory is walked once.
+	in, err := Expand([]string{root, filepath.Join(root, "dA2", "a.jsonl")}, PathFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(in.Paths, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("paths:\n%s\nwant:\n%s", strings.Join(in.Paths, "\n"), strings.Join(want, "\n"))
+	}
+	for _, p := range in.Paths {
+		withSidecar := p == filepath.Join(root, "dA0", "a.jsonl") || p == filepath.Join(root, "dA1", "x", "b.jsonl.zstd")
+		if in.NoSidecar[p] == withSidecar {
+			t.Errorf("%s: NoSidecar %v", p, in.NoSidecar[p])
+		}
+	}
+	in, err = Expand([]string{filepath.Join(root, "dA2", "a.jsonl")}, PathFilter{})
+	if err != nil || len(in.Paths) != 1 || in.NoSidecar[in.Paths[0]] {
+		t.Errorf("a named log: %v %v %v", in.Paths, in.NoSidecar, err)
+	}
+}
+
