@@ -235,4 +235,3 @@ func TestExpandSidecarsAndOrder(t *testing.T) {
 		t.Errorf("a named log: %v %v %v", in.Paths, in.NoSidecar, err)
 	}
 }
-
