@@ -24,9 +24,9 @@ var initWorkBudget = struct {
 	ownPackageBytes     int // any one of this module's packages
 	allBytes            int // every package, dependencies included
 }{
-	ownBytes:        48 << 10, // 31 KB now; was 253 KB with schemas and templates at init
-	ownAllocs:       300,      // 156 now; was 2,448
-	ownPackageBytes: 16 << 10, // turndown's HTML parser tables (13 KB) are the largest
+	ownBytes:        16 << 10, // 7.5 KB now; 31 KB with the web converter's tables at init, 253 KB with schemas and templates
+	ownAllocs:       200,      // 141 now; was 2,448
+	ownPackageBytes: 2 << 10,  // the largest is shell's 1.1 KB (lazy schema holders); the HTML parser's tables were 13 KB
 	allBytes:        1 << 20,  // 755 KB now; was 1.2 MB with go-cmp and our init work
 }
 

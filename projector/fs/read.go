@@ -239,19 +239,22 @@ func ReadMetaFromMeta(meta jsonv.Value) (jsonv.Value, bool) {
 }
 
 // langByExtension is LANG_BY_EXTENSION (read-render.ts:178-190).
-var langByExtension = map[string]string{
-	"ts": "ts", "tsx": "tsx", "mts": "ts", "cts": "ts",
-	"js": "js", "jsx": "jsx", "mjs": "js", "cjs": "js",
-	"json": "json", "jsonc": "json",
-	"py": "py", "rb": "rb", "go": "go", "rs": "rs", "java": "java",
-	"c": "c", "h": "c", "cc": "cpp", "cpp": "cpp", "hpp": "cpp", "cxx": "cpp",
-	"cs": "cs", "kt": "kotlin", "swift": "swift", "php": "php",
-	"sh": "sh", "bash": "sh", "zsh": "sh",
-	"yaml": "yaml", "yml": "yaml", "toml": "toml", "ini": "ini",
-	"md": "md", "markdown": "md", "mdx": "mdx",
-	"html": "html", "htm": "html", "css": "css", "scss": "scss", "less": "less",
-	"sql": "sql", "xml": "xml", "lua": "lua",
-}
+// Built on first use, not at start-up.
+var langByExtension = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ts": "ts", "tsx": "tsx", "mts": "ts", "cts": "ts",
+		"js": "js", "jsx": "jsx", "mjs": "js", "cjs": "js",
+		"json": "json", "jsonc": "json",
+		"py": "py", "rb": "rb", "go": "go", "rs": "rs", "java": "java",
+		"c": "c", "h": "c", "cc": "cpp", "cpp": "cpp", "hpp": "cpp", "cxx": "cpp",
+		"cs": "cs", "kt": "kotlin", "swift": "swift", "php": "php",
+		"sh": "sh", "bash": "sh", "zsh": "sh",
+		"yaml": "yaml", "yml": "yaml", "toml": "toml", "ini": "ini",
+		"md": "md", "markdown": "md", "mdx": "mdx",
+		"html": "html", "htm": "html", "css": "css", "scss": "scss", "less": "less",
+		"sql": "sql", "xml": "xml", "lua": "lua",
+	}
+})
 
 // LangFromPath is upstream langFromPath: both separators, dotfiles have no
 // extension, JS toLowerCase on the extension (only ASCII letters and U+212A
@@ -276,7 +279,7 @@ func LangFromPath(path string) (string, bool) {
 			return "", false // lower-cases to something outside the ASCII table
 		}
 	}
-	lang, ok := langByExtension[b.String()]
+	lang, ok := langByExtension()[b.String()]
 	return lang, ok
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf16"
 
@@ -11,12 +12,16 @@ import (
 // passed through raw instead of being converted.
 const MaxConversionDepth = 512
 
-var voidElements = map[string]bool{
-	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true, "input": true,
-	"link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
-}
-
-var rawTextElements = map[string]bool{"script": true, "style": true, "noscript": true}
+// The element sets are built on first use, not at start-up.
+var (
+	voidElements = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true, "input": true,
+			"link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
+		}
+	})
+	rawTextElements = sync.OnceValue(func() map[string]bool { return map[string]bool{"script": true, "style": true, "noscript": true} })
+)
 
 // ExceedsConversionDepth is upstream's exceedsConversionDepth: a single
 // lexical pass over the UTF-16 units that counts open non-void elements
@@ -95,12 +100,12 @@ func ExceedsConversionDepth(html string) bool {
 			for c := at(h, last); c != -1 && unicode.In(rune(c), jsSpace); c = at(h, last) {
 				last--
 			}
-			if !voidElements[name] && at(h, last) != '/' {
+			if !voidElements()[name] && at(h, last) != '/' {
 				open = append(open, name)
 				if len(open) > MaxConversionDepth {
 					return true
 				}
-				if !inComment && rawTextElements[name] {
+				if !inComment && rawTextElements()[name] {
 					end := findRawTextEnd(lower, name, cursor)
 					if end == -1 {
 						break

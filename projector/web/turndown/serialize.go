@@ -2,6 +2,7 @@ package turndown
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
@@ -10,9 +11,13 @@ import (
 // outerHTML is domino's serialization (NodeUtils.serializeOne) of an
 // element.
 
-var rawContentParents = set("STYLE", "SCRIPT", "XMP", "IFRAME", "NOEMBED", "NOFRAMES", "PLAINTEXT")
+var rawContentParents = sync.OnceValue(func() map[string]bool {
+	return set("STYLE", "SCRIPT", "XMP", "IFRAME", "NOEMBED", "NOFRAMES", "PLAINTEXT")
+})
 
-var emptyElements = set("area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr")
+var emptyElements = sync.OnceValue(func() map[string]bool {
+	return set("area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr")
+})
 
 func outerHTML(n *node) string {
 	var b strings.Builder
@@ -42,19 +47,19 @@ func serializeOne(b *strings.Builder, kid, parent *node, inTemplate bool) {
 			b.WriteString(" " + attrName(a.Namespace, a.Key) + `="` + escapeAttr(a.Val) + `"`)
 		}
 		b.WriteString(">")
-		if kid.ns == nsHTML && emptyElements[tag] {
+		if kid.ns == nsHTML && emptyElements()[tag] {
 			return
 		}
 		var inner strings.Builder
 		serializeChildren(&inner, kid, inTemplate)
 		ss := inner.String()
-		if rawContentParents[strings.ToUpper(tag)] {
+		if rawContentParents()[strings.ToUpper(tag)] {
 			ss = escapeMatchingClosingTag(ss, tag)
 		}
 		b.WriteString(ss)
 		b.WriteString("</" + tag + ">")
 	case textNode:
-		if parent != nil && parent.isHTML() && (rawContentParents[parent.name] || (parent.name == "NOSCRIPT" && !inTemplate)) {
+		if parent != nil && parent.isHTML() && (rawContentParents()[parent.name] || (parent.name == "NOSCRIPT" && !inTemplate)) {
 			b.WriteString(kid.data)
 		} else {
 			b.WriteString(escapeText(kid.data))

@@ -2,6 +2,7 @@ package turndown
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -13,19 +14,26 @@ func set(names ...string) map[string]bool {
 	return m
 }
 
+// The element sets are built on first use, not at start-up.
 var (
-	blockElements = set("ADDRESS", "ARTICLE", "ASIDE", "AUDIO", "BLOCKQUOTE", "BODY", "CANVAS", "CENTER", "DD", "DIR", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "FRAMESET", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "HTML", "ISINDEX", "LI", "MAIN", "MENU", "NAV", "NOFRAMES", "NOSCRIPT", "OL", "OUTPUT", "P", "PRE", "SECTION", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL")
-	voidElements  = set("AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IMG", "INPUT", "KEYGEN", "LINK", "META", "PARAM", "SOURCE", "TRACK", "WBR")
-	meaningful    = set("A", "TABLE", "THEAD", "TBODY", "TFOOT", "TH", "TD", "IFRAME", "SCRIPT", "AUDIO", "VIDEO")
+	blockElements = sync.OnceValue(func() map[string]bool {
+		return set("ADDRESS", "ARTICLE", "ASIDE", "AUDIO", "BLOCKQUOTE", "BODY", "CANVAS", "CENTER", "DD", "DIR", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "FRAMESET", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "HTML", "ISINDEX", "LI", "MAIN", "MENU", "NAV", "NOFRAMES", "NOSCRIPT", "OL", "OUTPUT", "P", "PRE", "SECTION", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL")
+	})
+	voidElements = sync.OnceValue(func() map[string]bool {
+		return set("AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IMG", "INPUT", "KEYGEN", "LINK", "META", "PARAM", "SOURCE", "TRACK", "WBR")
+	})
+	meaningful = sync.OnceValue(func() map[string]bool {
+		return set("A", "TABLE", "THEAD", "TBODY", "TFOOT", "TH", "TD", "IFRAME", "SCRIPT", "AUDIO", "VIDEO")
+	})
 )
 
-func isBlock(n *node) bool { return blockElements[n.name] }
+func isBlock(n *node) bool { return blockElements()[n.name] }
 
-func isVoid(n *node) bool { return voidElements[n.name] }
+func isVoid(n *node) bool { return voidElements()[n.name] }
 
 func isBlankNode(n *node) bool {
-	return !isVoid(n) && !meaningful[n.name] && n.isSpaceOnly() &&
-		!n.hasTagNamed(voidElements) && !n.hasTagNamed(meaningful)
+	return !isVoid(n) && !meaningful()[n.name] && n.isSpaceOnly() &&
+		!n.hasTagNamed(voidElements()) && !n.hasTagNamed(meaningful())
 }
 
 // isJSSpace is JavaScript's \s (WhiteSpace and LineTerminator).
