@@ -86,7 +86,7 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 	if path == "-" {
 		return ReadCallsFrom("-", os.Stdin, opts, fn)
 	}
-	if data, ok := readSmallFile(path, smallFileBytes); ok {
+	if data, ok := readSmallFile(path, smallFileBytes, nil); ok {
 		return readCallsBytes(path, data, opts, fn)
 	}
 	f, st, err := openRegular(path, "")
@@ -125,10 +125,18 @@ var smallFileBytes int64 = 256 << 10
 // ReadSmallFile reads a regular file of at most SmallLogBytes whole, in one
 // read; ok is false (and nothing is read) for any other path.
 func ReadSmallFile(path string) (data []byte, ok bool) {
+	return ReadSmallFileInto(path, nil)
+}
+
+// ReadSmallFileInto is ReadSmallFile reading into buf when it has room (a
+// larger buffer is allocated when it has not). The calls and summary read
+// from data hold copies, never views of it, so a reader may hand the same
+// buffer to the next file once it is done with one (TestReadCallsBytesHoldsNoView).
+func ReadSmallFileInto(path string, buf []byte) (data []byte, ok bool) {
 	if path == "-" {
 		return nil, false
 	}
-	return readSmallFile(path, smallFileBytes)
+	return readSmallFile(path, smallFileBytes, buf)
 }
 
 // ReadCallsBytes is ReadCalls for a log already read whole: data is the
