@@ -532,6 +532,9 @@ func (rd *reader) pipeline(ls *lineSource) error {
 // sequential is pipeline without its goroutines: the same batches, decoded
 // and applied in order.
 func (rd *reader) sequential(ls *lineSource) error {
+	if ls.inMemory() {
+		return rd.inMemory(ls)
+	}
 	b := &batch{}
 	for {
 		if ls.inMemory() {
@@ -563,6 +566,24 @@ func (rd *reader) sequential(ls *lineSource) error {
 			return nil
 		}
 	}
+}
+
+// inMemory is sequential for a log held whole: each line is decoded into
+// the one record and applied before the next is looked at.
+func (rd *reader) inMemory(ls *lineSource) error {
+	var rec record
+	mode := rd.opts.decodeMode()
+	err := ls.eachRest(func(line []byte, n int, endOff int64) error {
+		decodeLine(rd.format, mode, line, &rec)
+		if err := rd.apply(&rec, n, endOff); err != nil {
+			return err
+		}
+		return rd.stopErr
+	})
+	if err != nil && err == ls.fatal {
+		return rd.sourceErr(err)
+	}
+	return err
 }
 
 // peekBufSize sizes the reader that peeks at the zstd magic: a small file
