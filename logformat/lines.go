@@ -93,6 +93,40 @@ func (s *lineSource) takeRest(b *batch) {
 	s.line = b.firstLine + len(b.lines)
 }
 
+// eachRest is takeRest without the batch: fn gets each complete line left
+// in the buffer in turn, with its number and the plaintext offset past its
+// newline, so a log held in memory is decoded and applied line by line
+// with no index and no records kept. It stops at fn's first error and
+// returns it; a line over the limit is the source's fatal error, after
+// the lines before it.
+func (s *lineSource) eachRest(fn func(line []byte, n int, endOff int64) error) error {
+	data := s.buf[:s.w]
+	baseOff := s.off - int64(s.r)
+	last := s.r - 1
+	if i := bytes.LastIndexByte(data[s.r:], '\n'); i >= 0 {
+		last = s.r + i
+	}
+	n := s.line
+	p := s.r
+	var err error
+	for p <= last {
+		j := bytes.IndexByte(data[p:], '\n')
+		if j > s.maxLine {
+			err = s.failf(n, "record longer than %d bytes (the reader's limit)", s.maxLine)
+			break
+		}
+		if err = fn(data[p:p+j], n, baseOff+int64(p+j+1)); err != nil {
+			break
+		}
+		n++
+		p += j + 1
+	}
+	s.r = p
+	s.off = baseOff + int64(p)
+	s.line = n
+	return err
+}
+
 func (s *lineSource) failf(line int, format string, args ...any) error {
 	s.fatal = &sourceError{Line: line, Err: fmt.Errorf(format, args...)}
 	return s.fatal

@@ -75,6 +75,11 @@ func scanReplacementsBytes(path string, data []byte, maxLine int) (map[string]in
 	if isZstdMagic(data[:min(4, len(data))]) || len(data) > maxLine {
 		return scanReplacementsIn(path, bytes.NewReader(data), int64(len(data)), maxLine)
 	}
+	if !bytes.Contains(data, replaceOp) {
+		// No line can be one (mayBeReplacement), whatever the header
+		// says: the main pass reads it, once.
+		return map[string]int{}, nil
+	}
 	ls := newBytesSource(data, maxLine)
 	first, _, err := ls.next()
 	if err != nil {
@@ -83,9 +88,6 @@ func scanReplacementsBytes(path string, data []byte, maxLine int) (map[string]in
 	probe := &reader{file: path, noticeN: map[string]int{}}
 	if err := probe.header(first); err != nil {
 		return nil, err
-	}
-	if !bytes.Contains(data, replaceOp) {
-		return map[string]int{}, nil // no line can be one (mayBeReplacement)
 	}
 	return scanViews(probe.format, ls), nil
 }

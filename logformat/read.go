@@ -86,7 +86,7 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 	if path == "-" {
 		return ReadCallsFrom("-", os.Stdin, opts, fn)
 	}
-	if data, ok := readSmallFile(path, smallFileBytes); ok {
+	if data, ok := readSmallFile(path, smallFileBytes, nil); ok {
 		return readCallsBytes(path, data, opts, fn)
 	}
 	f, st, err := openRegular(path, "")
@@ -125,10 +125,18 @@ var smallFileBytes int64 = 256 << 10
 // ReadSmallFile reads a regular file of at most SmallLogBytes whole, in one
 // read; ok is false (and nothing is read) for any other path.
 func ReadSmallFile(path string) (data []byte, ok bool) {
+	return ReadSmallFileInto(path, nil)
+}
+
+// ReadSmallFileInto is ReadSmallFile reading into buf when it has room (a
+// larger buffer is allocated when it has not). The calls and summary read
+// from data hold copies, never views of it, so a reader may hand the same
+// buffer to the next file once it is done with one (TestReadCallsBytesHoldsNoView).
+func ReadSmallFileInto(path string, buf []byte) (data []byte, ok bool) {
 	if path == "-" {
 		return nil, false
 	}
-	return readSmallFile(path, smallFileBytes)
+	return readSmallFile(path, smallFileBytes, buf)
 }
 
 // ReadCallsBytes is ReadCalls for a log already read whole: data is the
@@ -524,6 +532,9 @@ func (rd *reader) pipeline(ls *lineSource) error {
 // sequential is pipeline without its goroutines: the same batches, decoded
 // and applied in order.
 func (rd *reader) sequential(ls *lineSource) error {
+	if ls.inMemory() {
+		return rd.inMemory(ls)
+	}
 	b := &batch{}
 	for {
 		if ls.inMemory() {
@@ -555,6 +566,24 @@ func (rd *reader) sequential(ls *lineSource) error {
 			return nil
 		}
 	}
+}
+
+// inMemory is sequential for a log held whole: each line is decoded into
+// the one record and applied before the next is looked at.
+func (rd *reader) inMemory(ls *lineSource) error {
+	var rec record
+	mode := rd.opts.decodeMode()
+	err := ls.eachRest(func(line []byte, n int, endOff int64) error {
+		decodeLine(rd.format, mode, line, &rec)
+		if err := rd.apply(&rec, n, endOff); err != nil {
+			return err
+		}
+		return rd.stopErr
+	})
+	if err != nil && err == ls.fatal {
+		return rd.sourceErr(err)
+	}
+	return err
 }
 
 // peekBufSize sizes the reader that peeks at the zstd magic: a small file

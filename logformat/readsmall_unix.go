@@ -9,7 +9,7 @@ import "syscall"
 // fcntl calls and a failed epoll registration, and reading to EOF a read). ok is false for anything
 // else (missing, unreadable, not regular, larger, still growing): the
 // caller then reads it the ordinary way, which also reports any error.
-func readSmallFile(path string, max int64) (data []byte, ok bool) {
+func readSmallFile(path string, max int64, buf []byte) (data []byte, ok bool) {
 	var fd int
 	var err error
 	for {
@@ -29,7 +29,10 @@ func readSmallFile(path string, max int64) (data []byte, ok bool) {
 		return nil, false
 	}
 	// One byte more than the size: a file that grew since fstat fills it.
-	buf := make([]byte, st.Size+1)
+	if int64(cap(buf)) < st.Size+1 {
+		buf = make([]byte, st.Size+1)
+	}
+	buf = buf[:st.Size+1]
 	n := 0
 	for int64(n) < st.Size {
 		m, err := syscall.Read(fd, buf[n:])

@@ -128,10 +128,17 @@ type Inputs struct {
 // fuzz target stand in for it).
 type walkFS struct {
 	stat    func(string) (fs.FileInfo, error)
-	readDir func(string) ([]fs.DirEntry, error)
+	readDir func(string) ([]dirEntry, error)
 }
 
-var osFS = walkFS{stat: os.Stat, readDir: os.ReadDir}
+var osFS = walkFS{stat: os.Stat, readDir: readDir}
+
+// dirEntry is one entry of a directory listing: its name and type bits
+// (fs.FileMode.Type; a symbolic link is not followed).
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+}
 
 // Expand turns command-line arguments (files, directories searched
 // recursively for *.jsonl and *.jsonl.zstd, "-") into the logs to read.
@@ -248,10 +255,18 @@ func (w *walker) dir(dir string) {
 		// os.ReadDir returns what it read before the error: walk that too.
 	}
 	var logs []string
-	sidecars := map[string]bool{}
+	var sidecars map[string]bool // made for the few directories with one
 	for _, d := range ents {
-		p := filepath.Join(dir, d.Name())
-		typ := d.Type()
+		// Below the root every directory path is already clean, so
+		// joining a name is appending it (filepath.Join would clean the
+		// whole path again for each entry).
+		var p string
+		if dir == w.root {
+			p = filepath.Join(dir, d.name)
+		} else {
+			p = dir + string(filepath.Separator) + d.name
+		}
+		typ := d.typ
 		if typ.IsDir() {
 			select {
 			case w.slots <- struct{}{}:
@@ -265,8 +280,11 @@ func (w *walker) dir(dir string) {
 			}
 			continue
 		}
-		name := d.Name()
+		name := d.name
 		if IsSidecar(name) {
+			if sidecars == nil {
+				sidecars = map[string]bool{}
+			}
 			sidecars[name] = true
 			continue
 		}

@@ -74,18 +74,18 @@ func (f *fakeFS) stat(p string) (fs.FileInfo, error) {
 	}
 }
 
-func (f *fakeFS) readDir(dir string) ([]fs.DirEntry, error) {
+func (f *fakeFS) readDir(dir string) ([]dirEntry, error) {
 	dir = filepath.Clean(dir)
 	if err := f.listErr[dir]; err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	var out []fs.DirEntry
+	var out []dirEntry
 	for p, m := range f.mode {
 		if filepath.Dir(p) == dir && p != dir {
-			out = append(out, fs.FileInfoToDirEntry(fakeInfo{filepath.Base(p), m}))
+			out = append(out, dirEntry{name: filepath.Base(p), typ: m.Type()})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, nil
 }
 

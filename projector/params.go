@@ -45,3 +45,11 @@ func ParamSchema(params ...Param) jsonv.Value {
 	}
 	return jsonv.Obj(root...)
 }
+
+// SchemaText is the schema literal text (a JSON object), parsed the first
+// time anything looks inside it: registering ~60 tools parses none of their
+// schemas, and a run parses those of the tools it meets. TestSchemasCompile
+// looks at every one, so a bad literal fails there.
+func SchemaText(text string) jsonv.Value {
+	return jsonv.Deferred(jsonv.Object, func() jsonv.Value { return jsonv.MustParse(text) })
+}

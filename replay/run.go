@@ -237,20 +237,30 @@ func readAhead(paths []string, ro RunOptions, jobs int) (results []chan *readAhe
 	// A reader per log up to jobs: one log needs one.
 	for range min(jobs, len(paths)) {
 		go func() {
+			var buf []byte // reused: what is read from it is copied out
 			for i := range next {
-				out[i] <- readSmall(paths[i], ro)
+				var r *readAheadResult
+				r, buf = readSmall(paths[i], ro, buf)
+				out[i] <- r
 			}
 		}()
 	}
 	return out, func() { <-slots }
 }
 
-// readSmall reads a small regular file's calls (nil when it is not one).
-func readSmall(path string, ro RunOptions) *readAheadResult {
+// readSmall reads a small regular file's calls (nil when it is not one)
+// into buf, returning the buffer to read the next one into.
+func readSmall(path string, ro RunOptions, buf []byte) (*readAheadResult, []byte) {
 	start := time.Now()
-	data, ok := logformat.ReadSmallFile(path)
+	if ro.KeepData {
+		buf = nil // the sink keeps the bytes
+	}
+	data, ok := logformat.ReadSmallFileInto(path, buf)
 	if !ok {
-		return nil
+		return nil, buf
+	}
+	if !ro.KeepData {
+		buf = data[:cap(data)]
 	}
 	r := &readAheadResult{}
 	if ro.KeepData {
@@ -263,7 +273,7 @@ func readSmall(path string, ro RunOptions) *readAheadResult {
 		return nil
 	})
 	r.nanos = time.Since(start).Nanoseconds()
-	return r
+	return r, buf
 }
 
 // readCallsBytes is logformat.ReadCallsBytes with panics contained.

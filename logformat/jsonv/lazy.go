@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -20,6 +21,7 @@ const lazyKind Kind = 0xFF
 type lazyCell struct {
 	once   sync.Once
 	raw    string
+	build  func() Value // a Deferred value's maker (raw is then unused)
 	strict bool
 	kind   Kind // known from the first byte without decoding
 	v      Value
@@ -56,6 +58,18 @@ func Lazy(raw string, strict bool) Value {
 	return Value{kind: lazyKind, str: unsafe.String((*byte)(unsafe.Pointer(c)), 1)}
 }
 
+// Deferred returns a Value of kind k (Object or Array) that build makes the
+// first time anything looks inside it, once: a tool registry declares ~60
+// schemas and a run uses a few. Asking its kind does not build it. build
+// must return a value of kind k; another kind is a programming error.
+func Deferred(k Kind, build func() Value) Value {
+	if k != Object && k != Array {
+		panic("jsonv: Deferred of a kind other than object or array")
+	}
+	c := &lazyCell{build: build, kind: k}
+	return Value{kind: lazyKind, str: unsafe.String((*byte)(unsafe.Pointer(c)), 1)}
+}
+
 func decodeNow(raw string, strict bool) Value {
 	p := parser{data: unsafe.Slice(unsafe.StringData(raw), len(raw)), src: raw, strict: strict}
 	p.skipWS()
@@ -83,8 +97,16 @@ func (v Value) force() Value {
 func (v Value) decodeLazy() Value {
 	c := v.cell()
 	c.once.Do(func() {
-		c.v = decodeNow(c.raw, c.strict)
-		c.raw = ""
+		if c.build != nil {
+			v := c.build().force()
+			if v.kind != c.kind {
+				panic(fmt.Sprintf("jsonv: a Deferred %s built a value of kind %s", c.kind, v.kind))
+			}
+			c.v = v // build stays: RawText reads it unsynchronised
+		} else {
+			c.v = decodeNow(c.raw, c.strict)
+			c.raw = ""
+		}
 		c.done.Store(true)
 	})
 	return c.v

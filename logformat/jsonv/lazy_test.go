@@ -63,3 +63,52 @@ func TestLazyUndecodedUntilUsed(t *testing.T) {
 		t.Fatal("Len should decode")
 	}
 }
+
+func TestDeferredBuiltOnceOnFirstLook(t *testing.T) {
+	built := 0
+	v := Deferred(Object, func() Value { built++; return MustParse(`{"type":"object","properties":{"a":{"type":"string"}}}`) })
+	if v.Kind() != Object || !v.IsObject() || v.IsUndefined() || built != 0 {
+		t.Fatalf("asking the kind built it (%d builds)", built)
+	}
+	if _, ok := RawText(v); ok {
+		t.Fatal("a Deferred value has no raw text")
+	}
+	if v.Path("properties", "a", "type").Str() != "string" || built != 1 {
+		t.Fatalf("first look: %d builds", built)
+	}
+	if Stringify(v) != `{"type":"object","properties":{"a":{"type":"string"}}}` || built != 1 {
+		t.Fatalf("Stringify %s after %d builds", Stringify(v), built)
+	}
+	if !Equal(Obj(M("s", v)), MustParse(`{"s":{"type":"object","properties":{"a":{"type":"string"}}}}`)) {
+		t.Fatal("nested Deferred differs")
+	}
+}
+
+func TestDeferredConcurrent(t *testing.T) {
+	var mu sync.Mutex
+	built := 0
+	v := Deferred(Array, func() Value { mu.Lock(); built++; mu.Unlock(); return MustParse(`[1,2,3]`) })
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if v.Len() != 3 {
+				t.Error("concurrent read differs")
+			}
+		}()
+	}
+	wg.Wait()
+	if built != 1 {
+		t.Fatalf("built %d times", built)
+	}
+}
+
+func TestDeferredOfTheWrongKindPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a Deferred object that builds an array did not panic")
+		}
+	}()
+	Deferred(Object, func() Value { return Arr() }).Len()
+}

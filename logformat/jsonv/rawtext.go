@@ -10,7 +10,7 @@ func RawText(v Value) (string, bool) {
 		return "", false
 	}
 	c := v.cell()
-	if c.done.Load() {
+	if c.done.Load() || c.build != nil {
 		return "", false
 	}
 	return c.raw, true

@@ -97,7 +97,7 @@ func subagentTool(in subagentInstance) *projector.Tool {
 	return &projector.Tool{
 		Name:       in.toolName,
 		Plugin:     "tool-subagent",
-		Parameters: subagentParameters(in),
+		Parameters: jsonv.Deferred(jsonv.Object, func() jsonv.Value { return subagentParameters(in) }),
 		Output:     &projector.Output{Schema: subagentOutput(), Render: renderSubagent(in.host)},
 		// No presenters: UIs draw subagent cards by tool name (fallback generic card).
 	}

@@ -14,7 +14,7 @@ import (
 // server's and is not in the log; the output schema's structuredContent
 // branch is the server's too, so it is left open.
 var mcpOutput = sync.OnceValue(func() jsonv.Value {
-	return jsonv.MustParse(`{"type":"object","properties":{"content":{"type":"array","items":{}},"structuredContent":{}},"required":["content"],"additionalProperties":false}`)
+	return projector.SchemaText(`{"type":"object","properties":{"content":{"type":"array","items":{}},"structuredContent":{}},"required":["content"],"additionalProperties":false}`)
 })
 
 func mcpMatcher() projector.Matcher {
@@ -30,7 +30,7 @@ func mcpMatcher() projector.Matcher {
 		t, _ := cache.LoadOrStore(name, &projector.Tool{
 			Name:       name,
 			Plugin:     "mcp-client",
-			Parameters: jsonv.MustParse(`{"type":"object"}`),
+			Parameters: projector.SchemaText(`{"type":"object"}`),
 			Output: &projector.Output{Schema: mcpOutput(), Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				content, err := prop(value, "content")
 				if err != nil {

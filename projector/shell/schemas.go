@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
 )
 
 // Compiled schemas, exactly as upstream's DSL compiles them (key order
@@ -69,7 +70,7 @@ const (
 
 // shellOutputSchema is the bash/pwsh canonical value union.
 var shellOutputSchema = sync.OnceValue(func() jsonv.Value {
-	return jsonv.MustParse(`{"oneOf":[` + backgroundOutputSchema + `,{"type":"object","additionalProperties":false,"properties":{` +
+	return projector.SchemaText(`{"oneOf":[` + backgroundOutputSchema + `,{"type":"object","additionalProperties":false,"properties":{` +
 		`"kind":{"type":"string","const":"foreground"},"exitCode":{"oneOf":[{"type":"integer"},{"type":"null"}]},"signal":{"oneOf":[{"type":"string"},{"type":"null"}]},` +
 		`"timedOut":{"type":"boolean"},"aborted":{"type":"boolean"},"timeoutMs":{"type":"number"},"stdout":` + collectedOutputSchema + `,"stderr":` + collectedOutputSchema + `,` +
 		`"sandbox":{"type":"object","additionalProperties":false,"properties":{"mode":{"type":"string"},"denied":{"type":"boolean"},"enforcement":{"type":"string"},"runnerFailed":{"type":"boolean"}},"required":["mode","denied"]}},` +
@@ -77,31 +78,31 @@ var shellOutputSchema = sync.OnceValue(func() jsonv.Value {
 })
 
 var (
-	persistentOutputSchema = sync.OnceValue(func() jsonv.Value { return jsonv.MustParse(`{"type":"string"}`) })
+	persistentOutputSchema = sync.OnceValue(func() jsonv.Value { return projector.SchemaText(`{"type":"string"}`) })
 	jobOutputSchema        = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"text":{"type":"string"},"job":` + publicTaskSchema + `},"required":["text","job"]}`)
+		return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{"text":{"type":"string"},"job":` + publicTaskSchema + `},"required":["text","job"]}`)
 	})
-	jobListSchema = sync.OnceValue(func() jsonv.Value { return jsonv.MustParse(`{"type":"array","items":` + publicTaskSchema + `}`) })
+	jobListSchema = sync.OnceValue(func() jsonv.Value { return projector.SchemaText(`{"type":"array","items":` + publicTaskSchema + `}`) })
 	jobKillSchema = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["cancellation-requested","already-finished"]},"job":` + publicTaskSchema + `},"required":["outcome","job"]}`)
+		return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["cancellation-requested","already-finished"]},"job":` + publicTaskSchema + `},"required":["outcome","job"]}`)
 	})
 	terminalOpenSchema = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{` + sessionSnapshotProps + `,"motd":{"type":"string"}},"required":["sessionId","type","status","motd"]}`)
+		return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{` + sessionSnapshotProps + `,"motd":{"type":"string"}},"required":["sessionId","type","status","motd"]}`)
 	})
 	terminalSendSchema = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"oneOf":[` + backgroundOutputSchema + `,{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"foreground"},"viewport":{"type":"string"},"waitReason":{"type":"string","enum":["stdin_read","inferred_idle","timeout","session_exit"]},"sessionStatus":` + sessionStatusSchema + `,"truncated":{"type":"boolean"}},"required":["kind","viewport","waitReason","sessionStatus","truncated"]}]}`)
+		return projector.SchemaText(`{"oneOf":[` + backgroundOutputSchema + `,{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"foreground"},"viewport":{"type":"string"},"waitReason":{"type":"string","enum":["stdin_read","inferred_idle","timeout","session_exit"]},"sessionStatus":` + sessionStatusSchema + `,"truncated":{"type":"boolean"}},"required":["kind","viewport","waitReason","sessionStatus","truncated"]}]}`)
 	})
 	terminalReadSchema = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"text":{"type":"string"},"totalLines":{"type":"integer"},"lineBegin":{"type":"integer"},"lineEnd":{"type":"integer"},"truncated":{"type":"boolean"}},"required":["text","totalLines","lineBegin","lineEnd","truncated"]}`)
+		return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{"text":{"type":"string"},"totalLines":{"type":"integer"},"lineBegin":{"type":"integer"},"lineEnd":{"type":"integer"},"truncated":{"type":"boolean"}},"required":["text","totalLines","lineBegin","lineEnd","truncated"]}`)
 	})
 	terminalSignalSchema = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"delivered":{"type":"boolean","const":true},"targetPgid":{"type":"integer"}},"required":["delivered","targetPgid"]}`)
+		return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{"delivered":{"type":"boolean","const":true},"targetPgid":{"type":"integer"}},"required":["delivered","targetPgid"]}`)
 	})
 	terminalCloseSchema = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"sessionId":{"type":"string"},"outcome":{"type":"string","enum":["closed","already-closing"]}},"required":["sessionId","outcome"]}`)
+		return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{"sessionId":{"type":"string"},"outcome":{"type":"string","enum":["closed","already-closing"]}},"required":["sessionId","outcome"]}`)
 	})
 	terminalListSchema = sync.OnceValue(func() jsonv.Value {
-		return jsonv.MustParse(`{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{` + sessionSnapshotProps + `},"required":["sessionId","type","status"]}}`)
+		return projector.SchemaText(`{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{` + sessionSnapshotProps + `},"required":["sessionId","type","status"]}}`)
 	})
 )
 

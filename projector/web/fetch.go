@@ -10,11 +10,11 @@ import (
 
 // fetchOutputSchema is web_fetch's compiled output schema.
 var fetchOutputSchema = sync.OnceValue(func() jsonv.Value {
-	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"statusCode":{"type":"integer"},"body":{"oneOf":[{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"html"},"content":{"type":"string"}},"required":["kind","content"]},{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"text"},"content":{"type":"string"}},"required":["kind","content"]}]},"truncated":{"type":"boolean"}},"required":["url","statusCode","body","truncated"]}`)
+	return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"statusCode":{"type":"integer"},"body":{"oneOf":[{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"html"},"content":{"type":"string"}},"required":["kind","content"]},{"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","const":"text"},"content":{"type":"string"}},"required":["kind","content"]}]},"truncated":{"type":"boolean"}},"required":["url","statusCode","body","truncated"]}`)
 })
 
 var fetchParameters = sync.OnceValue(func() jsonv.Value {
-	return jsonv.MustParse(`{"type":"object","properties":{"url":{"type":"string","description":"The HTTP(S) URL to fetch."}},"required":["url"]}`)
+	return projector.SchemaText(`{"type":"object","properties":{"url":{"type":"string","description":"The HTTP(S) URL to fetch."}},"required":["url"]}`)
 })
 
 // TruncationFooter is appended when the provider or the output cap cut

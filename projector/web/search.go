@@ -11,7 +11,7 @@ import (
 
 // searchOutputSchema is web_search's compiled output schema (both forks).
 var searchOutputSchema = sync.OnceValue(func() jsonv.Value {
-	return jsonv.MustParse(`{"type":"object","additionalProperties":false,"properties":{"content":{"type":"string"},"sources":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"title":{"type":"string"},"snippet":{"type":"string"},"publishedAt":{"type":"string"}},"required":["url"]}},"truncated":{"type":"boolean"}},"required":["sources","truncated"]}`)
+	return projector.SchemaText(`{"type":"object","additionalProperties":false,"properties":{"content":{"type":"string"},"sources":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"title":{"type":"string"},"snippet":{"type":"string"},"publishedAt":{"type":"string"}},"required":["url"]}},"truncated":{"type":"boolean"}},"required":["sources","truncated"]}`)
 })
 
 // SearchTool is web_search for the configured fork.
@@ -61,7 +61,7 @@ func SearchTool(o Options) *projector.Tool {
 		}
 		return t
 	}
-	t.Parameters = jsonv.MustParse(`{"type":"object","properties":{"query":{"type":"string","description":"The search query."}},"required":["query"]}`)
+	t.Parameters = projector.SchemaText(`{"type":"object","properties":{"query":{"type":"string","description":"The search query."}},"required":["query"]}`)
 	t.PresentCall = func(args jsonv.Value) jsonv.Value {
 		q := args.Get("query")
 		if !q.IsString() {

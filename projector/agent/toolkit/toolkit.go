@@ -90,8 +90,12 @@ func CompileParams(spec jsonv.Value) jsonv.Value {
 	return jsonv.Obj(ms...)
 }
 
-// MustCompile parses and compiles a DSL value schema literal.
-func MustCompile(spec string) jsonv.Value { return Compile(jsonv.MustParse(spec)) }
+// MustCompile parses and compiles a DSL value schema literal, the first
+// time the schema is looked at (a registry holds ~60 tools and a run uses
+// a few). Compile always makes an object.
+func MustCompile(spec string) jsonv.Value {
+	return jsonv.Deferred(jsonv.Object, func() jsonv.Value { return Compile(jsonv.MustParse(spec)) })
+}
 
 // Catalog is a set of compiled parameter schemas keyed by tool name, as
 // upstream's generated tool catalog prints them.
@@ -107,11 +111,15 @@ func ParseCatalog(data []byte) Catalog {
 	return c
 }
 
-// LazyCatalog is a family's parameter schema lookup over the catalog data,
-// parsed on first use (a command that builds no registry never parses it).
+// LazyCatalog is a family's parameter schema lookup over the catalog data:
+// the catalog is parsed the first time any schema it gives is looked at
+// (registering the tools parses nothing). A name the catalog lacks panics
+// then; TestSchemasCompile looks at every one.
 func LazyCatalog(data []byte) func(name string) jsonv.Value {
 	c := sync.OnceValue(func() Catalog { return ParseCatalog(data) })
-	return func(name string) jsonv.Value { return c().Get(name) }
+	return func(name string) jsonv.Value {
+		return jsonv.Deferred(jsonv.Object, func() jsonv.Value { return c().Get(name) })
+	}
 }
 
 // Get returns one tool's parameter schema; a missing entry is a programming

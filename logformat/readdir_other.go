@@ -1,0 +1,15 @@
+//go:build !linux
+
+package logformat
+
+import "os"
+
+// readDir is os.ReadDir as dirEntry values (see readdir_linux.go).
+func readDir(dir string) ([]dirEntry, error) {
+	ents, err := os.ReadDir(dir)
+	out := make([]dirEntry, len(ents))
+	for i, d := range ents {
+		out[i] = dirEntry{name: d.Name(), typ: d.Type()}
+	}
+	return out, err
+}
