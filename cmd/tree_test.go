@@ -360,3 +360,28 @@ func TestHTMLReportListsEveryFinding(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyDirectoryWhileWalkingIt: a single directory is verified while
+// it is walked (logformat.Stream); naming it twice takes the walk-first
+// path (the second is a duplicate), and every report must come out the
+// same either way, over the project's whole testdata: unreadable files,
+// non-logs, sidecars, goldens and all.
+func TestVerifyDirectoryWhileWalkingIt(t *testing.T) {
+	for _, format := range []string{"text", "json", "junit", "github"} {
+		streamed, serr, scode := verifyCLI(t, "", "--format", format, "--deterministic", "../testdata")
+		listed, lerr, lcode := verifyCLI(t, "", "--format", format, "--deterministic", "../testdata", "../testdata")
+		if scode != lcode || streamed != listed || serr != lerr {
+			t.Errorf("--format %s: streamed (exit %d) and listed (exit %d) differ:\n%s\n%s\n---\n%s\n%s", format, scode, lcode, streamed, serr, listed, lerr)
+		}
+		if strings.Count(streamed, "\n") < 20 {
+			t.Errorf("--format %s: only %d lines of report", format, strings.Count(streamed, "\n"))
+		}
+	}
+	// A directory with nothing to verify is refused before anything is read.
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("x"), 0o644)
+	out, errs, code := verifyCLI(t, "", empty)
+	if code != cmdutil.ExitCannot || !strings.Contains(errs, "directory holds no session logs") || out != "" {
+		t.Errorf("empty directory: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

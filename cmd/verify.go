@@ -178,9 +178,19 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	in, err := cmdutil.ExpandInputs(args, o.filter)
-	if err != nil {
-		return err
+	// One directory is verified while it is walked (unless --shake, whose
+	// children need every path first).
+	var stream *logformat.Stream
+	if !o.shakeChild && o.shake == 0 {
+		if stream, err = cmdutil.ExpandStream(args, o.filter); err != nil {
+			return err
+		}
+	}
+	var in logformat.Inputs
+	if stream == nil {
+		if in, err = cmdutil.ExpandInputs(args, o.filter); err != nil {
+			return err
+		}
 	}
 	paths := in.Paths
 
@@ -257,7 +267,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		sink = cardSink
 	}
 	start := time.Now()
-	replay.Run(eng, paths, replay.RunOptions{
+	rop := replay.RunOptions{
 		Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
 		Read:      o.readOptions(),
 		Stdin:     stdin,
@@ -265,7 +275,12 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		Errs:      in.Errs,
 		NoSidecar: in.NoSidecar,
 		KeepData:  cardSink != nil,
-	}, sink)
+	}
+	if stream != nil {
+		replay.RunFrom(eng, stream.Next, rop, sink)
+	} else {
+		replay.Run(eng, paths, rop, sink)
+	}
 	if cardSink != nil {
 		cardSink.Flush()
 	}

@@ -244,7 +244,26 @@ func (w *walker) rel(p string) string {
 	return rel
 }
 
-func (w *walker) dir(dir string) {
+func (w *walker) dir(dir string) { w.list(dir, w.sub) }
+
+// sub walks the subdirectory p on a goroutine of its own when a slot is
+// free, else in this one.
+func (w *walker) sub(p string) {
+	select {
+	case w.slots <- struct{}{}:
+		w.wg.Add(1)
+		go func() {
+			defer func() { <-w.slots; w.wg.Done() }()
+			w.dir(p)
+		}()
+	default:
+		w.dir(p)
+	}
+}
+
+// list reads one directory: its logs and bad entries are recorded, and
+// each subdirectory is handed to sub.
+func (w *walker) list(dir string, sub func(p string)) {
 	ents, err := w.fs.readDir(dir)
 	if err != nil {
 		// Reported in its place unless --exclude names the directory
@@ -268,16 +287,7 @@ func (w *walker) dir(dir string) {
 		}
 		typ := d.typ
 		if typ.IsDir() {
-			select {
-			case w.slots <- struct{}{}:
-				w.wg.Add(1)
-				go func() {
-					defer func() { <-w.slots; w.wg.Done() }()
-					w.dir(p)
-				}()
-			default:
-				w.dir(p)
-			}
+			sub(p)
 			continue
 		}
 		name := d.name

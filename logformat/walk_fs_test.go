@@ -2,6 +2,7 @@ package logformat
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -312,6 +313,11 @@ func FuzzExpand(f *testing.F) {
 	f.Add("f a.jsonl\np b.jsonl\nx locked\nf locked/c.jsonl\nl d.jsonl>a.jsonl\nl e.jsonl>e.jsonl", "", "")
 	f.Add("d sub\nf sub/s.jsonl.zstd\nf sub/s.values.jsonl\ns sock.jsonl", "**/*.zstd", "")
 	f.Add("l x.jsonl>sub\nd sub\nf sub/y.jsonl\nl sub/z.jsonl>../x.jsonl", "", "sub/**")
+	// A directory sorts by its path where it cannot be listed, and what is
+	// under it by its path and a separator: "logs" < "logs-x.jsonl" <
+	// "logs.jsonl" < "logs/...".
+	f.Add("x logs\nf logs/a.jsonl\nf logs.jsonl\nf logs-x.jsonl\nd logs0\nf logs0/b.jsonl\nf a/b/c.jsonl\nx a/b-\nf a/b-.jsonl", "", "")
+	f.Add("d e\nd e/f\nx e/f/g\nf e/f/g.jsonl\nf e/f/g/h.jsonl\nf e.jsonl", "", "")
 	f.Fuzz(func(t *testing.T, spec, include, exclude string) {
 		fsys := newFakeFS()
 		fsys.mode["/t"] = fs.ModeDir
@@ -355,6 +361,7 @@ func FuzzExpand(f *testing.F) {
 			return
 		}
 		in, err := expand([]string{"/t"}, filter, fsys.walkFS())
+		checkStreamMatches(t, "/t", filter, fsys.walkFS(), in, err)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) || !strings.Contains(e.Msg, "holds no session logs") {
@@ -402,4 +409,57 @@ func FuzzExpand(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkStreamMatches: the stream of a directory gives what Expand gives
+// (the same error, or the same paths in the same order with the same
+// walk facts).
+func checkStreamMatches(t *testing.T, dir string, filter PathFilter, fsys walkFS, want Inputs, wantErr error) {
+	t.Helper()
+	s, err := expandStream(dir, filter, fsys)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("stream error %v, Expand %v", err, wantErr)
+	}
+	if err != nil {
+		return
+	}
+	if s == nil {
+		t.Fatal("no stream of a directory")
+	}
+	got := s.Inputs()
+	if strings.Join(got.Paths, "\n") != strings.Join(want.Paths, "\n") {
+		t.Fatalf("stream paths:\n%s\nExpand:\n%s", strings.Join(got.Paths, "\n"), strings.Join(want.Paths, "\n"))
+	}
+	for _, p := range want.Paths {
+		if got.Walked[p] != want.Walked[p] || got.NoSidecar[p] != want.NoSidecar[p] || fmt.Sprint(got.Errs[p]) != fmt.Sprint(want.Errs[p]) {
+			t.Fatalf("%s: stream %v %v %v, Expand %v %v %v", p, got.Walked[p], got.NoSidecar[p], got.Errs[p], want.Walked[p], want.NoSidecar[p], want.Errs[p])
+		}
+	}
+	if len(got.Errs) != len(want.Errs) || len(got.NoSidecar) != len(want.NoSidecar) {
+		t.Fatalf("stream has %d errors and %d without sidecar, Expand %d and %d", len(got.Errs), len(got.NoSidecar), len(want.Errs), len(want.NoSidecar))
+	}
+}
+
+// TestStreamMatchesExpandOnDisk: the stream and Expand agree on real trees.
+func TestStreamMatchesExpandOnDisk(t *testing.T) {
+	roots := []string{"../testdata"}
+	if dir, err := filepath.Abs("../../shared/fixtures"); err == nil {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			roots = append(roots, dir)
+		}
+	}
+	for _, root := range roots {
+		in, err := Expand([]string{root}, PathFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(in.Paths) < 50 {
+			t.Fatalf("%s: only %d logs", root, len(in.Paths))
+		}
+		checkStreamMatches(t, root, PathFilter{}, osFS, in, nil)
+		filter := PathFilter{Exclude: []string{"**/golden/**"}}
+		in, err = Expand([]string{root}, filter)
+		checkStreamMatches(t, root, filter, osFS, in, err)
+		t.Logf("%s: %d logs", root, len(in.Paths))
+	}
 }

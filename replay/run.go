@@ -101,6 +101,22 @@ type item struct {
 // Run verifies every call of every log with a bounded worker pool and
 // delivers the results to sink in order. It returns after the last EndLog.
 func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
+	i := 0
+	RunFrom(e, func() (string, logformat.PathInfo, bool) {
+		if i == len(paths) {
+			return "", logformat.PathInfo{}, false
+		}
+		p := paths[i]
+		i++
+		return p, logformat.PathInfo{Walked: ro.Walked[p], Err: ro.Errs[p], NoSidecar: ro.NoSidecar[p]}, true
+	}, ro, sink)
+}
+
+// RunFrom is Run over the paths nextPath hands out, with what a walk knows
+// of each (logformat.Stream.Next: a walk still going on); RunOptions'
+// Walked, Errs and NoSidecar are not looked at. nextPath is called from one
+// goroutine.
+func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro RunOptions, sink Sink) {
 	jobs := logformat.Jobs(ro.Jobs)
 	window := ro.Window
 	if window <= 0 {
@@ -138,16 +154,17 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 			}
 			work <- it
 		}
-		ahead, taken := readAhead(paths, ro, jobs)
-		for i, path := range paths {
-			r := <-ahead[i]
+		ahead, taken := readAhead(nextPath, ro, jobs)
+		for job := range ahead {
+			path, info := job.path, job.info
+			r := <-job.out
 			taken()
 			if r != nil {
 				send(&item{kind: itemBegin, file: path})
 				for j := range r.calls {
 					send(&item{kind: itemCall, file: path, call: r.calls[j]})
 				}
-				lr := e.logResult(path, r.sum, r.err, ro)
+				lr := e.logResult(path, info.Walked, r.sum, r.err, ro)
 				lr.Data = r.data
 				if !ro.Deterministic {
 					lr.Nanos = r.nanos
@@ -157,14 +174,14 @@ func Run(e *Engine, paths []string, ro RunOptions, sink Sink) {
 			}
 			start := time.Now()
 			send(&item{kind: itemBegin, file: path})
-			sum, err := readCalls(path, ro, func(c *logformat.Call) error {
+			sum, err := readCalls(path, info, ro, func(c *logformat.Call) error {
 				if !InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
 					return nil
 				}
 				send(&item{kind: itemCall, file: path, call: *c})
 				return nil
 			})
-			lr := e.logResult(path, sum, err, ro)
+			lr := e.logResult(path, info.Walked, sum, err, ro)
 			if !ro.Deterministic {
 				lr.Nanos = time.Since(start).Nanoseconds()
 			}
@@ -217,40 +234,54 @@ type readAheadResult struct {
 	nanos int64
 }
 
-// readAhead returns one channel per path, which yields the log read whole
-// or nil when the caller is to stream it; the caller calls taken after each
-// receive, in path order, to let the readers move on.
-func readAhead(paths []string, ro RunOptions, jobs int) (results []chan *readAheadResult, taken func()) {
-	out := make([]chan *readAheadResult, len(paths))
-	for i := range out {
-		out[i] = make(chan *readAheadResult, 1)
-	}
+// aheadJob is one log handed to the readers; out yields it read whole, or
+// nil when the caller is to stream it.
+type aheadJob struct {
+	path string
+	info logformat.PathInfo
+	out  chan *readAheadResult
+}
+
+// readAhead hands out the logs next gives, in order, each as a job the
+// readers are already reading; the caller calls taken after each receive
+// from a job's out, to let the readers move on.
+func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jobs int) (ahead <-chan *aheadJob, taken func()) {
 	slots := make(chan struct{}, readAheadLogs(jobs))
-	next := make(chan int)
+	queue := make(chan *aheadJob, readAheadLogs(jobs))
+	work := make(chan *aheadJob)
 	go func() {
-		defer close(next)
-		for i := range paths {
+		defer close(queue)
+		defer close(work)
+		started := 0
+		for {
+			path, info, ok := next()
+			if !ok {
+				return
+			}
 			slots <- struct{}{}
-			next <- i
+			j := &aheadJob{path: path, info: info, out: make(chan *readAheadResult, 1)}
+			queue <- j
+			// A reader per log up to jobs: one log needs one.
+			if started < jobs {
+				started++
+				go func() {
+					var buf []byte // reused: what is read from it is copied out
+					for j := range work {
+						var r *readAheadResult
+						r, buf = readSmall(j.path, j.info, ro, buf)
+						j.out <- r
+					}
+				}()
+			}
+			work <- j
 		}
 	}()
-	// A reader per log up to jobs: one log needs one.
-	for range min(jobs, len(paths)) {
-		go func() {
-			var buf []byte // reused: what is read from it is copied out
-			for i := range next {
-				var r *readAheadResult
-				r, buf = readSmall(paths[i], ro, buf)
-				out[i] <- r
-			}
-		}()
-	}
-	return out, func() { <-slots }
+	return queue, func() { <-slots }
 }
 
 // readSmall reads a small regular file's calls (nil when it is not one)
 // into buf, returning the buffer to read the next one into.
-func readSmall(path string, ro RunOptions, buf []byte) (*readAheadResult, []byte) {
+func readSmall(path string, info logformat.PathInfo, ro RunOptions, buf []byte) (*readAheadResult, []byte) {
 	start := time.Now()
 	if ro.KeepData {
 		buf = nil // the sink keeps the bytes
@@ -266,7 +297,7 @@ func readSmall(path string, ro RunOptions, buf []byte) (*readAheadResult, []byte
 	if ro.KeepData {
 		r.data = data
 	}
-	r.sum, r.err = readCallsBytes(path, data, ro, func(c *logformat.Call) error {
+	r.sum, r.err = readCallsBytes(path, info, data, ro, func(c *logformat.Call) error {
 		if InShard(c.File, c.CallID, ro.ShardK, ro.ShardN) {
 			r.calls = append(r.calls, *c)
 		}
@@ -277,38 +308,38 @@ func readSmall(path string, ro RunOptions, buf []byte) (*readAheadResult, []byte
 }
 
 // readCallsBytes is logformat.ReadCallsBytes with panics contained.
-func readCallsBytes(path string, data []byte, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
+func readCallsBytes(path string, info logformat.PathInfo, data []byte, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
-	opts := ro.readOptions(path)
+	opts := ro.readOptions(info)
 	return logformat.ReadCallsBytes(path, data, opts, fn)
 }
 
-// readOptions are the read options for path: verification reads every
+// readOptions are the read options for a path: verification reads every
 // value, so it is decoded once, in the reader's workers.
-func (ro RunOptions) readOptions(path string) logformat.Options {
+func (ro RunOptions) readOptions(info logformat.PathInfo) logformat.Options {
 	opts := ro.Read
 	opts.DecodeValues = true
-	if ro.NoSidecar[path] {
+	if info.NoSidecar {
 		opts.NoSidecar = true
 	}
 	return opts
 }
 
 // readCalls is logformat.ReadCalls with panics contained.
-func readCalls(path string, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
+func readCalls(path string, info logformat.PathInfo, ro RunOptions, fn func(*logformat.Call) error) (sum *logformat.Summary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{msg: fmt.Sprintf("internal error reading the log (this is a bug, please report it): %v", r), stack: string(debug.Stack())}
 		}
 	}()
-	if e := ro.Errs[path]; e != nil {
+	if e := info.Err; e != nil {
 		return &logformat.Summary{File: path}, e
 	}
-	opts := ro.readOptions(path)
+	opts := ro.readOptions(info)
 	if path == "-" && ro.Stdin != nil {
 		return logformat.ReadCallsFrom("-", ro.Stdin, opts, fn)
 	}
@@ -322,7 +353,7 @@ func (e *internalError) Error() string { return e.msg }
 // logResult turns the reader's outcome into log-level findings. Notices
 // belong to one shard (by log path) so a CI matrix reports each once; a
 // fatal error is reported by every shard, none of which could verify.
-func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro RunOptions) *LogResult {
+func (e *Engine) logResult(path string, walked bool, sum *logformat.Summary, err error, ro RunOptions) *LogResult {
 	lr := &LogResult{File: path, Summary: sum}
 	warn := Warning
 	if e.opts.Strict {
@@ -357,7 +388,7 @@ func (e *Engine) logResult(path string, sum *logformat.Summary, err error, ro Ru
 		if errors.As(err, &le) {
 			f.Line, f.Message = le.Line, le.Msg
 		}
-		if ro.Walked[path] {
+		if walked {
 			f.Sev = warn
 			f.Message += " (skipped: found in a directory; --exclude it to silence this)"
 			if !InShard(path, "", ro.ShardK, ro.ShardN) {

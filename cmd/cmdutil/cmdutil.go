@@ -137,6 +137,23 @@ func ExpandInputs(args []string, pf logformat.PathFilter) (logformat.Inputs, err
 	return in, nil
 }
 
+// ExpandStream is ExpandInputs for a single directory argument whose logs
+// are handed out while the walk goes on (logformat.ExpandStream); nil (and
+// no error) for any other arguments, which ExpandInputs then takes.
+func ExpandStream(args []string, pf logformat.PathFilter) (*logformat.Stream, error) {
+	if err := pf.Check(); err != nil {
+		return nil, UsageErr("--include/--exclude: %v", err)
+	}
+	if len(args) != 1 || args[0] == "-" {
+		return nil, nil
+	}
+	s, err := logformat.ExpandStream(args[0], pf)
+	if err != nil {
+		return nil, Cannot(err)
+	}
+	return s, nil
+}
+
 // ExpandLogs is ExpandInputs for commands that only read logs: a file found
 // in a directory that is not a session log (or not a regular file) is
 // dropped with a warning. What the walk could not read stays in the list
