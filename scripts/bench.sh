@@ -22,6 +22,7 @@
 #   BENCH_TREE_COPIES  copies of ../shared/fixtures in the many-small-logs
 #               tree (default 34: about 6,000 logs, 91 MB)
 #   BENCH_START_RUNS   paired runs of each start-up row (default 21)
+#   BENCH_TREE_PAIRS   paired runs of the tree against Node (default 9)
 #   DSH_REPLAY_UPSTREAM  a prepared upstream tree (../shared/upstream/prepare.sh):
 #               adds whole-command plugin loads (`tools --plugin` of each
 #               upstream package that ships a ported tool, its bundle cached)
@@ -207,7 +208,25 @@ JS
   if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then
     node_tree=$(RUNS=$BENCH_RUNS measure "node $NODE_VERSION walk + parse" tree "$NODE" "$DIR/walk.js" "$TREE")
     echo "$node_tree"
-    printf '  verify over the tree: %sx as fast as Node walking and parsing it\n' "$(ratio "$(wall_of "$tree_row")" "$(wall_of "$node_tree")")"
+    printf '  verify over the tree: %sx as fast as Node walking and parsing it (medians of the runs above)\n' "$(ratio "$(wall_of "$tree_row")" "$(wall_of "$node_tree")")"
+    # The same, run by run in pairs (dsh-replay, Node, dsh-replay, ...):
+    # the median of the per-pair ratios, which a drifting machine does not skew.
+    pairs=${BENCH_TREE_PAIRS:-9}
+    rows=()
+    for ((i = 0; i < pairs; i++)); do
+      t0=${EPOCHREALTIME/./}
+      "$BIN" verify --jobs 2 "$TREE" >/dev/null 2>&1 || true
+      t1=${EPOCHREALTIME/./}
+      "$NODE" "$DIR/walk.js" "$TREE" >/dev/null 2>&1 || true
+      t2=${EPOCHREALTIME/./}
+      rows+=("$((t1 - t0)) $((t2 - t1))")
+    done
+    printf '%s\n' "${rows[@]}" | awk -v n="$pairs" '
+      { r[NR] = $2 / ($1 > 0 ? $1 : 1) }
+      END {
+        for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+        printf "  paired over %d runs: %.1fx as fast (median of the per-pair ratios; %.1f-%.1fx)\n", n, r[int((NR + 1) / 2)], r[1], r[NR]
+      }'
   fi
 fi
 
