@@ -1,6 +1,9 @@
 # dsh-replay: build, test, bench, fuzz, lint.
 GO      ?= go
 BIN     ?= bin/dsh-replay
+# The full build (plugin engine, interactive reviewer, kaptinlin) beside the
+# slim one, which hands a run over to it when the run needs one of those.
+FULL    := $(dir $(BIN))dsh-replay-full
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
@@ -9,14 +12,18 @@ LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 # Statically linked (no cgo: the pure-Go resolver and user lookup): loading
 # libc and running its relocations costs every command a few milliseconds.
 build:
-	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -tags slim -ldflags "$(LDFLAGS)" -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(FULL) .
 
 install:
-	CGO_ENABLED=0 $(GO) install -ldflags "$(LDFLAGS)" .
+	CGO_ENABLED=0 $(GO) install -tags slim -ldflags "$(LDFLAGS)" .
+	dir=$$($(GO) env GOBIN); dir=$${dir:-$$($(GO) env GOPATH)/bin}; \
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o "$$dir/dsh-replay-full" .
 
 # The CI gate: vet plus the race-enabled test suite.
 test:
 	$(GO) vet ./...
+	$(GO) vet -tags slim ./...
 	$(GO) test -race -count=1 ./...
 
 # The HTML report in headless Chromium (apt-get install chromium): fails

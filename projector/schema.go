@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kaptinlin/jsonschema"
-
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
@@ -52,18 +50,18 @@ type compiledSchemas struct {
 	params, output          *schemaNode
 	paramsSchema, outSchema jsonv.Value
 	kOnce                   sync.Once
-	kparams, koutput        *jsonschema.Schema
+	kparams, koutput        kschema
 }
 
-func (c *compiledSchemas) kaptinlin() (params, output *jsonschema.Schema) {
+func (c *compiledSchemas) kaptinlin() (params, output kschema) {
 	c.kOnce.Do(func() {
 		// The subset check passed at compile; a schema kaptinlin cannot
 		// compile is then validated by the upstream walk alone.
 		if c.paramsSchema.IsDefined() {
-			c.kparams, _ = CompileKaptinlin(c.paramsSchema)
+			c.kparams, _ = compileKaptinlin(c.paramsSchema)
 		}
 		if c.outSchema.IsDefined() {
-			c.koutput, _ = CompileKaptinlin(c.outSchema)
+			c.koutput, _ = compileKaptinlin(c.outSchema)
 		}
 	})
 	return c.kparams, c.koutput
@@ -142,22 +140,16 @@ func buildSchema(schema jsonv.Value) (*schemaNode, error) {
 	return node, nil
 }
 
-func compileSchema(schema jsonv.Value, root string) (*schemaNode, *jsonschema.Schema, error) {
+func compileSchema(schema jsonv.Value, root string) (*schemaNode, kschema, error) {
 	node, err := buildSchema(schema)
 	if err != nil {
 		return nil, nil, err
 	}
-	ks, err := CompileKaptinlin(schema)
+	ks, err := compileKaptinlin(schema)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: compiling with jsonschema: %w", root, err)
 	}
 	return node, ks, nil
-}
-
-// CompileKaptinlin compiles a schema with kaptinlin alone (for tests and
-// benchmarks; tools compile through Registry.Add).
-func CompileKaptinlin(schema jsonv.Value) (*jsonschema.Schema, error) {
-	return jsonschema.NewCompiler().Compile([]byte(jsonv.Stringify(schema)))
 }
 
 var schemaTypes = map[string]bool{"object": true, "array": true, "string": true, "number": true, "integer": true, "boolean": true, "null": true}
@@ -397,7 +389,7 @@ func validate(n *schemaNode, c *compiledSchemas, params bool, v jsonv.Value, roo
 		if params {
 			ks = kp
 		}
-		if ks != nil && KaptinlinValid(ks, v) && IsLossless(v) {
+		if ks != nil && kaptinlinValid(ks, v) && IsLossless(v) {
 			return nil
 		}
 	}
@@ -405,65 +397,6 @@ func validate(n *schemaNode, c *compiledSchemas, params bool, v jsonv.Value, roo
 	walkValue(n, v, loc{root: root, segs: make([]seg, 0, 16)}, &out)
 	return out
 }
-
-// KaptinlinValid is kaptinlin's verdict alone (exported for the benchmark
-// and the differential tests).
-func KaptinlinValid(ks *jsonschema.Schema, v jsonv.Value) bool {
-	if ks == nil {
-		return true
-	}
-	if v.IsUndefined() {
-		return false
-	}
-	return ks.Validate(ToAny(v)).IsValid()
-}
-
-// ToAny converts a Value to the plain Go form kaptinlin validates:
-// nil, bool, float64, string, []any, map[string]any. Undefined members and
-// elements are dropped (they are caught by IsLossless).
-func ToAny(v jsonv.Value) any {
-	switch v.Kind() {
-	case jsonv.Null:
-		return nil
-	case jsonv.Bool:
-		return v.Bool()
-	case jsonv.Number:
-		// kaptinlin turns every number into a big.Rat through its decimal
-		// text; an int formats much faster than a float64.
-		if f := v.Num(); f == math.Trunc(f) && f >= -(1<<53) && f <= 1<<53 && !(f == 0 && math.Signbit(f)) {
-			return int64(f)
-		}
-		return v.Num()
-	case jsonv.String:
-		return kstring(v.Str())
-	case jsonv.Array:
-		out := make([]any, 0, v.Len())
-		for _, e := range v.Elems() {
-			if e.IsDefined() {
-				out = append(out, ToAny(e))
-			}
-		}
-		return out
-	case jsonv.Object:
-		out := make(map[string]any, v.Len())
-		for _, m := range v.Members() {
-			if m.Value.IsDefined() {
-				out[m.Key] = ToAny(m.Value)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-// kstring is a string as kaptinlin sees it. kaptinlin keys every scalar it
-// evaluates by fmt's %#v of the instance (cycle detection for $ref, which
-// the supported subset never has); for a file's worth of text that is a
-// full Go-syntax quoting per evaluation. GoString makes the key constant;
-// type, enum and const checks read the string through reflection as usual.
-type kstring string
-
-func (kstring) GoString() string { return "string" }
 
 // IsLossless is upstream's isJsonValue for a Value: every number finite and
 // not -0, no undefined anywhere (an undefined member or element is what a JS

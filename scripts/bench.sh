@@ -15,7 +15,8 @@
 #               removed afterwards unless BENCH_KEEP=1)
 #   BENCH_KEEP  keep the generated logs
 #   BENCH_SKIP  space-separated rows to skip (e.g. "jq node")
-#   BIN         the dsh-replay binary (default bin/dsh-replay, built if missing)
+#   BIN         the dsh-replay binary (default bin/dsh-replay, built if missing
+#               with dsh-replay-full beside it)
 #   BENCH_RUNS  runs of each dsh-replay row (default 3); the row shows the
 #               median and lists every run's wall time
 #   NODE        Node for the yardstick rows (default: node on PATH)
@@ -49,7 +50,7 @@ BENCH_RUNS=${BENCH_RUNS:-3}
 BIN=${BIN:-bin/dsh-replay}
 SKIP=" ${BENCH_SKIP:-} "
 if [[ ! -x $BIN ]]; then
-  go build -o "$BIN" .
+  make build BIN="$BIN" >/dev/null
 fi
 
 DIR=${BENCH_DIR:-}
@@ -301,4 +302,8 @@ fi
 
 echo
 printf 'binary: %s, %d bytes\n' "$BIN" "$(stat -c %s "$BIN")"
+FULL_BIN=$(dirname "$BIN")/dsh-replay-full
+if [[ -x $FULL_BIN ]]; then
+  printf 'full build (plugins, reviewer, kaptinlin): %s, %d bytes\n' "$FULL_BIN" "$(stat -c %s "$FULL_BIN")"
+fi
 rm -f "$DIR/.time.$$" "$DIR/.stderr"

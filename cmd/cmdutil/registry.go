@@ -5,7 +5,6 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
-	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 // PluginTool is a tool a --plugin added.
@@ -32,6 +31,11 @@ func (p PluginTool) String() string {
 // Registry builds the registry of the Go ports for --config, then adds the
 // tools of each --plugin (a plugin tool with a port's name replaces it).
 func Registry(config string, plugins []string) (*projector.Registry, []PluginTool, error) {
+	if len(plugins) > 0 {
+		if err := NeedFull("--plugin"); err != nil {
+			return nil, nil, err
+		}
+	}
 	cfg, err := projector.LoadConfig(config)
 	if err != nil {
 		return nil, nil, UsageErr("--config: %v", err)
@@ -48,20 +52,9 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 		}
 		return nil, nil, Cannot(fmt.Errorf("building the tool registry: %w", err))
 	}
-	var added []PluginTool
-	for _, path := range plugins {
-		p, err := jsplugin.Load(path, cfg)
-		if err != nil {
-			// The error starts with the plugin's path.
-			return nil, nil, Cannot(fmt.Errorf("--plugin %w", err))
-		}
-		for _, t := range p.Tools(cfg) {
-			replaced, err := reg.Replace(t)
-			if err != nil {
-				return nil, nil, Cannot(fmt.Errorf("--plugin %s: %w", path, err))
-			}
-			added = append(added, PluginTool{Tool: t.Name, Plugin: p.Name, Path: path, Replaces: replaced, StandIn: p.StandIn})
-		}
+	added, err := addPlugins(reg, cfg, plugins)
+	if err != nil {
+		return nil, nil, err
 	}
 	return reg, added, nil
 }

@@ -278,36 +278,3 @@ func TestUpdateSweepsKilledWrites(t *testing.T) {
 		t.Errorf("check after the sweep: exit %d\n%s", code, out)
 	}
 }
-
-// TestReviewSignalled: SIGTERM or SIGINT sent to the interactive reviewer
-// lets it restore the terminal and say what was decided, then exit 143 or
-// 130; the decisions made are on disk, the rest stays pending.
-func TestReviewSignalled(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
-		dir := pendingDrift(t)
-		s := startReview(t, dir)
-		s.waitFor("golden review 1/13")
-		s.send("a")
-		s.waitFor("accepted 1")
-		s.cmd.Process.Signal(sig)
-		s.waitFor("golden review: 1 accepted, 0 rejected, 0 skipped; 12 still pending")
-		if code := exitCode(t, s.cmd.Wait()); code != 128+int(sig) {
-			t.Errorf("%v: exit %d, want %d", sig, code, 128+int(sig))
-		}
-		s.mu.Lock()
-		out := s.out.String()
-		s.mu.Unlock()
-		if !strings.Contains(out, "\x1b[?1049l") {
-			t.Errorf("%v: the alternate screen was not left", sig)
-		}
-		assertWhole(t, dir)
-		for name := range snapshot(t, dir) {
-			if strings.HasPrefix(filepath.Base(name), logformat.TempPrefix) {
-				t.Errorf("%v: %s left behind", sig, name)
-			}
-		}
-		if left := calls(pendingItems(t, dir)); len(left) != 12 {
-			t.Errorf("%v: %d calls still pending, want 12", sig, len(left))
-		}
-	}
-}

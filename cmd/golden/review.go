@@ -1,15 +1,13 @@
 package golden
 
 import (
-	"errors"
 	"fmt"
-	"os"
+	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/replay"
 )
 
 // reviewOptions are the flags of `golden review`.
@@ -65,26 +63,7 @@ func runReview(o *reviewOptions) error {
 	if err := refuseInCI(&o.goldenOptions, "review goldens"); err != nil {
 		return err
 	}
-	m := newReviewer(g, revs)
-	p := tea.NewProgram(m, tea.WithInput(o.stdin), tea.WithOutput(o.stdout), tea.WithAltScreen())
-	// The program quits on SIGINT and SIGTERM and restores the terminal;
-	// its writes are made between events, so none is cut short.
-	resume := logformat.DeferInterrupts()
-	final, err := p.Run()
-	sig := resume()
-	if sig == nil && errors.Is(err, tea.ErrInterrupted) {
-		sig = os.Interrupt
-	}
-	if sig != nil {
-		fmt.Fprintln(g.stdout, m.summary())
-		fmt.Fprintf(g.stderr, "dsh-replay: interrupted (%v)\n", sig)
-		return &cmdutil.ExitError{Code: logformat.InterruptExit(sig)}
-	}
-	if err != nil {
-		return cmdutil.Cannot(fmt.Errorf("review: %w", err))
-	}
-	fmt.Fprintln(g.stdout, final.(*reviewer).summary())
-	return nil
+	return runReviewer(g, o, revs)
 }
 
 // printReviews is review without a terminal.
@@ -107,4 +86,50 @@ func (g *goldenRun) printReviews(revs []*callReview, args []string) error {
 	fmt.Fprintf(w, "%d pending %s; all at once: %s  or  %s\n", len(revs), cmdutil.Plural(len(revs), "change", "changes"),
 		g.command("accept", args, g.filterArgs()...), g.command("reject", args, g.filterArgs()...))
 	return &cmdutil.ExitError{Code: cmdutil.ExitDivergence}
+}
+
+func (r *callReview) title() string {
+	if r.call == "" {
+		return r.unit.log + " · whole files: " + r.describe()
+	}
+	return fmt.Sprintf("%s · call %s (%s): %s", r.unit.log, r.call, r.tool, r.describe())
+}
+
+// diffLines is the golden-text diff of a review: the re-recorded fields,
+// then the card text, then the views.
+func (r *callReview) diffLines(g *goldenRun, limit int) []string {
+	var out []string
+	add := func(title, old, new string) {
+		out = append(out, "  "+title)
+		for _, l := range replay.TextDiff(old, new, limit) {
+			out = append(out, "    "+l)
+		}
+	}
+	for _, ch := range r.logChg {
+		what := fmt.Sprintf("%s:%d call %s (%s): %s", r.unit.log, ch.line, ch.callID, ch.tool, ch.what())
+		if ch.content {
+			add(what+" · content", contentText(ch.oldContent), contentText(ch.newContent))
+		}
+		if ch.meta {
+			add(what+" · meta", metaText(ch.oldMeta), metaText(ch.newMeta))
+		}
+	}
+	if r.cardOld != r.cardNew {
+		add("card ("+cardsTextExt+")", nlEnd(r.cardOld), nlEnd(r.cardNew))
+	}
+	if r.jsonOld != r.jsonNew {
+		add("views ("+cardsJSONExt+")", nlEnd(r.jsonOld), nlEnd(r.jsonNew))
+	}
+	for _, kind := range r.whole {
+		p := r.unit.files[kind]
+		add(p, string(readOrEmpty(target(p))), string(readOrEmpty(p)))
+	}
+	return out
+}
+
+func nlEnd(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
 }

@@ -1,8 +1,11 @@
+//go:build !slim
+
 package golden
 
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -12,54 +15,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/dsh-replay/dsh-replay/cards"
-	"github.com/dsh-replay/dsh-replay/replay"
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
-
-func (r *callReview) title() string {
-	if r.call == "" {
-		return r.unit.log + " · whole files: " + r.describe()
-	}
-	return fmt.Sprintf("%s · call %s (%s): %s", r.unit.log, r.call, r.tool, r.describe())
-}
-
-// diffLines is the golden-text diff of a review: the re-recorded fields,
-// then the card text, then the views.
-func (r *callReview) diffLines(g *goldenRun, limit int) []string {
-	var out []string
-	add := func(title, old, new string) {
-		out = append(out, "  "+title)
-		for _, l := range replay.TextDiff(old, new, limit) {
-			out = append(out, "    "+l)
-		}
-	}
-	for _, ch := range r.logChg {
-		what := fmt.Sprintf("%s:%d call %s (%s): %s", r.unit.log, ch.line, ch.callID, ch.tool, ch.what())
-		if ch.content {
-			add(what+" · content", contentText(ch.oldContent), contentText(ch.newContent))
-		}
-		if ch.meta {
-			add(what+" · meta", metaText(ch.oldMeta), metaText(ch.newMeta))
-		}
-	}
-	if r.cardOld != r.cardNew {
-		add("card ("+cardsTextExt+")", nlEnd(r.cardOld), nlEnd(r.cardNew))
-	}
-	if r.jsonOld != r.jsonNew {
-		add("views ("+cardsJSONExt+")", nlEnd(r.jsonOld), nlEnd(r.jsonNew))
-	}
-	for _, kind := range r.whole {
-		p := r.unit.files[kind]
-		add(p, string(readOrEmpty(target(p))), string(readOrEmpty(p)))
-	}
-	return out
-}
-
-func nlEnd(s string) string {
-	if s == "" || strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
-}
 
 // The interactive reviewer.
 
@@ -469,4 +427,28 @@ func sideBySide(a, b []string, half int) string {
 		rows = append(rows, l+strings.Repeat(" ", max(half-cards.Width(l), 0))+" "+gutter+" "+cards.Truncate(r, half))
 	}
 	return strings.Join(rows, "\n")
+}
+
+// runReviewer runs the interactive reviewer over revs on the terminal.
+func runReviewer(g *goldenRun, o *reviewOptions, revs []*callReview) error {
+	m := newReviewer(g, revs)
+	p := tea.NewProgram(m, tea.WithInput(o.stdin), tea.WithOutput(o.stdout), tea.WithAltScreen())
+	// The program quits on SIGINT and SIGTERM and restores the terminal;
+	// its writes are made between events, so none is cut short.
+	resume := logformat.DeferInterrupts()
+	final, err := p.Run()
+	sig := resume()
+	if sig == nil && errors.Is(err, tea.ErrInterrupted) {
+		sig = os.Interrupt
+	}
+	if sig != nil {
+		fmt.Fprintln(g.stdout, m.summary())
+		fmt.Fprintf(g.stderr, "dsh-replay: interrupted (%v)\n", sig)
+		return &cmdutil.ExitError{Code: logformat.InterruptExit(sig)}
+	}
+	if err != nil {
+		return cmdutil.Cannot(fmt.Errorf("review: %w", err))
+	}
+	fmt.Fprintln(g.stdout, final.(*reviewer).summary())
+	return nil
 }
