@@ -72,6 +72,13 @@ func Execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	})
+	// cobra makes its completion command (five commands with their flags
+	// and help) on every run; it is only wanted when a run could show or use
+	// it: help, the command itself, a shell's completion request, no
+	// command. Those are not found before cobra adds them.
+	if c, _, err := root.Find(args); err == nil && c != root {
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

@@ -124,3 +124,40 @@ func FuzzConfig(f *testing.F) {
 		}
 	})
 }
+
+// TestCompletionCommandWhenReachable: the completion command is there for
+// the runs that can show or use it, and not made for the others.
+func TestCompletionCommandWhenReachable(t *testing.T) {
+	for _, c := range []struct {
+		args       []string
+		completion bool
+		want       string
+	}{
+		{[]string{"completion", "bash"}, true, "# bash completion V2 for dsh-replay"},
+		{[]string{"completion", "fish", "--no-descriptions"}, true, "# fish completion for dsh-replay"},
+		{[]string{"--help"}, true, "completion  Generate the autocompletion script"},
+		{[]string{"help"}, true, "completion  Generate the autocompletion script"},
+		{[]string{}, true, "completion  Generate the autocompletion script"},
+		{[]string{"__complete", "comp"}, true, "completion\tGenerate the autocompletion script"},
+		{[]string{"__complete", "x", "y"}, true, ":0"},
+		{[]string{"x"}, false, ""},
+		{[]string{"x", "--help"}, false, "Usage:"},
+	} {
+		root := &cobra.Command{Use: "dsh-replay"}
+		root.AddCommand(&cobra.Command{Use: "x", Run: func(*cobra.Command, []string) {}})
+		var out, errs bytes.Buffer
+		if code := Execute(root, c.args, nil, &out, &errs); code != ExitOK {
+			t.Errorf("%q: exit %d %s", c.args, code, errs.String())
+		}
+		has := false
+		for _, sub := range root.Commands() {
+			has = has || sub.Name() == "completion"
+		}
+		if has != c.completion {
+			t.Errorf("%q: completion command made: %v, want %v", c.args, has, c.completion)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("%q: output lacks %q:\n%s", c.args, c.want, out.String())
+		}
+	}
+}

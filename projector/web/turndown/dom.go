@@ -3,8 +3,6 @@ package turndown
 import (
 	"strings"
 
-	"golang.org/x/net/html"
-
 	"github.com/dsh-replay/dsh-replay/projector/web/turndown/internal/htmlparse"
 )
 
@@ -35,7 +33,7 @@ type node struct {
 	local string // localName
 	ns    string
 	data  string // text and comment data
-	attrs []html.Attribute
+	attrs []htmlparse.Attribute
 
 	parent, first, last, prev, next *node
 	content                         *node // a template's contents (a fragment)
@@ -138,7 +136,7 @@ func (n *node) removeChild(c *node) {
 }
 
 // qualifiedName of an attribute (xlink:href, xml:lang, xmlns:xlink).
-func qualifiedName(a html.Attribute) string {
+func qualifiedName(a htmlparse.Attribute) string {
 	if a.Namespace != "" {
 		return a.Namespace + ":" + a.Key
 	}
