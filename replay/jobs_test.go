@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/google/go-cmp/cmp"
 )
 
 type logSinkNop struct{}
@@ -27,20 +31,27 @@ func TestRunWorkersBounded(t *testing.T) {
 	if got := logformat.Jobs(0); got != 64 {
 		t.Errorf("Jobs(0) = %d, want GOMAXPROCS", got)
 	}
-	// The example log has 7 calls: 9 items with its begin and end, so at
-	// most 9 verifying workers, plus the producer and the reader's own.
-	// Counted as created, not as alive: the workers may all be done
-	// before the sink sees the first result.
+	// Two copies of the example log have 14 calls: 18 items with their
+	// begins and ends, so at most 18 verifying workers, plus the producer,
+	// the feeder and a reader per log. Counted as created, not as alive:
+	// the workers may all be done before the sink sees the first result.
 	created := func() uint64 {
 		m := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
 		metrics.Read(m)
 		return m[0].Value.Uint64()
 	}
 	runtime.GC() // the collector starts its workers for the 64 Ps now, not during the run
+	example := "../testdata/example/session.jsonl"
 	before := created()
-	Run(NewEngine(testRegistry(t), Options{}), []string{"../testdata/example/session.jsonl"}, RunOptions{Jobs: 1_000_000}, logSinkNop{})
-	if n := created() - before; n < 1 || n > 16 {
-		t.Errorf("%d goroutines started for 7 calls with --jobs 1000000 (want 1..16)", n)
+	Run(NewEngine(testRegistry(t), Options{}), []string{example, example}, RunOptions{Jobs: 1_000_000}, logSinkNop{})
+	if n := created() - before; n < 1 || n > 22 {
+		t.Errorf("%d goroutines started for 14 calls with --jobs 1000000 (want 1..22)", n)
+	}
+	// One small log is verified on the caller's goroutine.
+	before = created()
+	Run(NewEngine(testRegistry(t), Options{}), []string{example}, RunOptions{Jobs: 1_000_000}, logSinkNop{})
+	if n := created() - before; n != 0 {
+		t.Errorf("%d goroutines started for one small log (want 0)", n)
 	}
 }
 
@@ -77,6 +88,50 @@ func TestRunKeepData(t *testing.T) {
 		}
 		if s.logs[1].Data != nil {
 			t.Errorf("KeepData %v: a streamed log kept %d bytes", keep, len(s.logs[1].Data))
+		}
+	}
+}
+
+// sameValue compares JSON values by what they hold (a Value's fields
+// point into its decoder's slabs).
+var sameValue = cmp.Options{
+	cmp.Comparer(func(a, b jsonv.Value) bool { return a.Kind() == b.Kind() && jsonv.Equal(a, b) && jsonv.Stringify(a) == jsonv.Stringify(b) }),
+	cmp.Exporter(func(reflect.Type) bool { return true }),
+}
+
+// recordSink keeps every event a run delivers, in order.
+type recordSink struct{ events []any }
+
+func (s *recordSink) BeginLog(f string)   { s.events = append(s.events, "begin "+f) }
+func (s *recordSink) Call(c *CallResult)  { s.events = append(s.events, *c) }
+func (s *recordSink) EndLog(l *LogResult) { s.events = append(s.events, *l) }
+
+// A log verified alone (on the caller's goroutine) gives the events the pool
+// gives for it: each testdata log run alone against the same log run
+// followed by a second one, with values, entries and data kept.
+func TestOneLogAsThePool(t *testing.T) {
+	var logs []string
+	filepath.WalkDir("../testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(p) == ".jsonl" && !strings.Contains(p, ".values.") {
+			logs = append(logs, p)
+		}
+		return nil
+	})
+	if len(logs) < 50 {
+		t.Fatalf("%d logs under testdata", len(logs))
+	}
+	e := NewEngine(testRegistry(t), Options{Entries: true, Fingerprint: true})
+	ro := RunOptions{Jobs: 2, Deterministic: true, KeepData: true}
+	other := "../testdata/example/session.jsonl"
+	for _, p := range logs {
+		alone, pooled := &recordSink{}, &recordSink{}
+		Run(e, []string{p}, ro, alone)
+		Run(e, []string{p, other}, ro, pooled)
+		if len(pooled.events) < len(alone.events) {
+			t.Fatalf("%s: %d events pooled, %d alone", p, len(pooled.events), len(alone.events))
+		}
+		if d := cmp.Diff(pooled.events[:len(alone.events)], alone.events, sameValue); d != "" {
+			t.Errorf("%s: alone differs from pooled (-pooled +alone):\n%s", p, d)
 		}
 	}
 }
