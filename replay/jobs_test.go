@@ -95,7 +95,9 @@ func TestRunKeepData(t *testing.T) {
 // sameValue compares JSON values by what they hold (a Value's fields
 // point into its decoder's slabs).
 var sameValue = cmp.Options{
-	cmp.Comparer(func(a, b jsonv.Value) bool { return a.Kind() == b.Kind() && jsonv.Equal(a, b) && jsonv.Stringify(a) == jsonv.Stringify(b) }),
+	cmp.Comparer(func(a, b jsonv.Value) bool {
+		return a.Kind() == b.Kind() && jsonv.Equal(a, b) && jsonv.Stringify(a) == jsonv.Stringify(b)
+	}),
 	cmp.Exporter(func(reflect.Type) bool { return true }),
 }
 
