@@ -34,7 +34,9 @@ type Registry struct {
 
 // NewRegistry builds a registry from families; a duplicate name is an error.
 func NewRegistry(cfg Config, families ...Family) (*Registry, error) {
-	r := &Registry{Config: cfg, tools: map[string]*Tool{}}
+	// Sized for the built-in ports (about 70), so the map does not grow
+	// step by step while they are added.
+	r := &Registry{Config: cfg, tools: make(map[string]*Tool, 80)}
 	for _, f := range families {
 		for _, t := range f(cfg) {
 			if err := r.Add(t); err != nil {
@@ -199,7 +201,14 @@ func (r *Registry) CheckSchemas() error {
 		}
 	}
 	for _, v := range r.Variants {
-		if err := check(v.Tools); err != nil {
+		if v.tools == nil {
+			continue
+		}
+		tools, err := v.tools()
+		if err != nil {
+			return err
+		}
+		if err := check(tools); err != nil {
 			return fmt.Errorf("variant %s: %w", v.Plugin, err)
 		}
 	}

@@ -1,6 +1,11 @@
 package projector
 
-import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+import (
+	"fmt"
+	"sync"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+)
 
 // Variant is another known deployment of some of the registry's tools: a
 // plugin that registers a tool under the same name with other parameters
@@ -12,8 +17,9 @@ type Variant struct {
 	Plugin string
 	// Selects says how: the --config change that would select it.
 	Selects string
-	// Tools are the variant's definitions by name.
-	Tools map[string]*Tool
+	// tools are the variant's definitions by name, built the first time one
+	// is asked for (most runs never ask).
+	tools func() (map[string]*Tool, error)
 	// Fork marks the other host's definition of a tool (DSH's web_search
 	// beside LasmeX's): a log does not name its host, so a call whose
 	// arguments this variant accepts and the registry's tool declines is
@@ -44,7 +50,7 @@ func (r *Registry) ForkFor(name string, args jsonv.Value) *Tool {
 		if !v.Fork {
 			continue
 		}
-		if t := v.Tools[name]; t != nil && (t.PresentCall != nil || t.PresentResult != nil) && len(t.Declines(args)) == 0 {
+		if t := v.Tool(name); t != nil && (t.PresentCall != nil || t.PresentResult != nil) && len(t.Declines(args)) == 0 {
 			return t
 		}
 	}
@@ -66,7 +72,7 @@ func (t *Tool) Declines(args jsonv.Value) []Violation {
 func (r *Registry) AcceptingVariant(name string, args jsonv.Value) *Variant {
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		if t := v.Tools[name]; t != nil && (t.PresentCall != nil || t.PresentResult != nil) && len(t.Declines(args)) == 0 {
+		if t := v.Tool(name); t != nil && (t.PresentCall != nil || t.PresentResult != nil) && len(t.Declines(args)) == 0 {
 			return v
 		}
 	}
@@ -90,9 +96,31 @@ func (c Config) WithHost(host string) Config {
 
 // NewVariant builds a variant; its tools' schemas compile on first use.
 func NewVariant(plugin, selects string, tools []*Tool) (Variant, error) {
-	v := Variant{Plugin: plugin, Selects: selects, Tools: map[string]*Tool{}}
-	for _, t := range tools {
-		v.Tools[t.Name] = t
+	return LazyVariant(plugin, selects, func() ([]*Tool, error) { return tools, nil }), nil
+}
+
+// LazyVariant is a variant whose tools build makes the first time one is
+// asked for.
+func LazyVariant(plugin, selects string, build func() ([]*Tool, error)) Variant {
+	return Variant{Plugin: plugin, Selects: selects, tools: sync.OnceValues(func() (map[string]*Tool, error) {
+		tools, err := build()
+		if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", plugin, err)
+		}
+		m := make(map[string]*Tool, len(tools))
+		for _, t := range tools {
+			m[t.Name] = t
+		}
+		return m, nil
+	})}
+}
+
+// Tool is the variant's definition of name, or nil (also when the
+// variant's tools could not be built: Registry.CheckSchemas reports that).
+func (v *Variant) Tool(name string) *Tool {
+	if v.tools == nil {
+		return nil
 	}
-	return v, nil
+	m, _ := v.tools()
+	return m[name]
 }

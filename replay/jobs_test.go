@@ -10,9 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
-	"github.com/google/go-cmp/cmp"
 )
 
 type logSinkNop struct{}

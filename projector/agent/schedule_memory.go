@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -11,22 +12,27 @@ import (
 // Schedule tools (packages/schedule/schedule/src/tools.ts): errors are
 // values, renders are compact JSON.
 func scheduleOutputs() (create, list, del jsonv.Value) {
-	shared := `"id":{"type":"string","required":true},"prompt":{"type":"string","required":true},"scheduledAt":{"type":"string","required":true},"state":{"type":"string","required":true,"enum":["scheduled","overdue"]},"deliveryMode":{"type":"string","required":true,"const":"session-local"}`
-	view := `{"oneOf":[
+	const shared = `"id":{"type":"string","required":true},"prompt":{"type":"string","required":true},"scheduledAt":{"type":"string","required":true},"state":{"type":"string","required":true,"enum":["scheduled","overdue"]},"deliveryMode":{"type":"string","required":true,"const":"session-local"}`
+	const view = `{"oneOf":[
  {"type":"object","additionalProperties":false,"properties":{` + shared + `,"kind":{"type":"string","required":true,"const":"after"},"afterSeconds":{"type":"integer","required":true}}},
  {"type":"object","additionalProperties":false,"properties":{` + shared + `,"kind":{"type":"string","required":true,"const":"at"}}},
  {"type":"object","additionalProperties":false,"properties":{` + shared + `,"kind":{"type":"string","required":true,"const":"every"},"everySeconds":{"type":"integer","required":true}}}]}`
-	var errs []string
-	for _, code := range []string{"invalid_prompt", "invalid_selector", "invalid_rule", "invalid_time_zone", "not_future", "time_out_of_range", "frequency_too_high", "corrupt_schedule_log", "internal_error"} {
-		errs = append(errs, `{"type":"object","additionalProperties":false,"properties":{"code":{"type":"string","required":true,"const":"`+code+`"},"message":{"type":"string","required":true}}}`)
-	}
-	errs = append(errs, `{"type":"object","additionalProperties":false,"properties":{"code":{"type":"string","required":true,"const":"persistence_uncertain"},"message":{"type":"string","required":true},"operation":{"type":"string","required":true,"enum":["create","list","delete"]},"id":{"type":"string"}}}`)
-	errList := strings.Join(errs, ",")
-	create = toolkit.MustCompile(`{"oneOf":[` + view + `,` + errList + `]}`)
-	list = toolkit.MustCompile(`{"oneOf":[{"type":"array","items":` + view + `},` + errList + `]}`)
-	del = toolkit.MustCompile(`{"oneOf":[
+	// The error shapes are joined the first time a schema is looked at.
+	errList := sync.OnceValue(func() string {
+		var errs []string
+		for _, code := range []string{"invalid_prompt", "invalid_selector", "invalid_rule", "invalid_time_zone", "not_future", "time_out_of_range", "frequency_too_high", "corrupt_schedule_log", "internal_error"} {
+			errs = append(errs, `{"type":"object","additionalProperties":false,"properties":{"code":{"type":"string","required":true,"const":"`+code+`"},"message":{"type":"string","required":true}}}`)
+		}
+		errs = append(errs, `{"type":"object","additionalProperties":false,"properties":{"code":{"type":"string","required":true,"const":"persistence_uncertain"},"message":{"type":"string","required":true},"operation":{"type":"string","required":true,"enum":["create","list","delete"]},"id":{"type":"string"}}}`)
+		return strings.Join(errs, ",")
+	})
+	create = toolkit.MustCompileFunc(func() string { return `{"oneOf":[` + view + `,` + errList() + `]}` })
+	list = toolkit.MustCompileFunc(func() string { return `{"oneOf":[{"type":"array","items":` + view + `},` + errList() + `]}` })
+	del = toolkit.MustCompileFunc(func() string {
+		return `{"oneOf":[
  {"type":"object","additionalProperties":false,"properties":{"id":{"type":"string","required":true},"deleted":{"type":"boolean","required":true,"const":true}}},
- {"type":"object","additionalProperties":false,"properties":{"id":{"type":"string","required":true},"deleted":{"type":"boolean","required":true,"const":false},"code":{"type":"string","required":true,"const":"schedule_not_found"}}},` + errList + `]}`)
+ {"type":"object","additionalProperties":false,"properties":{"id":{"type":"string","required":true},"deleted":{"type":"boolean","required":true,"const":false},"code":{"type":"string","required":true,"const":"schedule_not_found"}}},` + errList() + `]}`
+	})
 	return create, list, del
 }
 
@@ -58,10 +64,10 @@ func scheduleTools() []*projector.Tool {
 
 // Memory tools (packages/memory/tool-memory/src/index.ts; French UI strings).
 func memoryTools() []*projector.Tool {
-	record := `"id":{"type":"string","required":true},"project":{"type":"string","required":true},"title":{"type":"string"},"content":{"type":"string","required":true},"tags":{"type":"array","required":true,"items":{"type":"string"}},"pinned":{"type":"boolean","required":true},"createdAt":{"type":"integer","required":true},"updatedAt":{"type":"integer","required":true}`
-	summary := `"id":{"type":"string","required":true},"project":{"type":"string","required":true},"title":{"type":"string"},"tags":{"type":"array","required":true,"items":{"type":"string"}},"pinned":{"type":"boolean","required":true},"createdAt":{"type":"integer","required":true},"updatedAt":{"type":"integer","required":true}`
-	recordSchema := `{"type":"object","additionalProperties":false,"properties":{` + record + `}}`
-	summarySchema := `{"type":"object","additionalProperties":false,"properties":{` + summary + `}}`
+	const record = `"id":{"type":"string","required":true},"project":{"type":"string","required":true},"title":{"type":"string"},"content":{"type":"string","required":true},"tags":{"type":"array","required":true,"items":{"type":"string"}},"pinned":{"type":"boolean","required":true},"createdAt":{"type":"integer","required":true},"updatedAt":{"type":"integer","required":true}`
+	const summary = `"id":{"type":"string","required":true},"project":{"type":"string","required":true},"title":{"type":"string"},"tags":{"type":"array","required":true,"items":{"type":"string"}},"pinned":{"type":"boolean","required":true},"createdAt":{"type":"integer","required":true},"updatedAt":{"type":"integer","required":true}`
+	const recordSchema = `{"type":"object","additionalProperties":false,"properties":{` + record + `}}`
+	const summarySchema = `{"type":"object","additionalProperties":false,"properties":{` + summary + `}}`
 	out := func(schema string) *projector.Output {
 		return &projector.Output{Schema: toolkit.MustCompile(schema), Render: jsonText}
 	}

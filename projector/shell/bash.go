@@ -210,7 +210,7 @@ func jsNumberOfDigits(s string) float64 {
 // bash, or DSH's tool-pwsh-persistent pwsh. All formatting happens in
 // execute, so render is the value itself and only presentCall exists.
 func newPersistentShell(name, plugin, commandDesc string) *projector.Tool {
-	params := parameters([]string{"command"}, param("command", "string", commandDesc))
+	params := deferred(func() jsonv.Value { return parameters([]string{"command"}, param("command", "string", commandDesc)) })
 	return &projector.Tool{
 		Name:       name,
 		Plugin:     plugin,

@@ -119,21 +119,20 @@ func Variants(cfg projector.Config) ([]projector.Variant, error) {
 			alt = cfg.WithPlugin(s.persistent, jsonv.Obj())
 			selects = fmt.Sprintf(`a --config FILE holding {"plugins": {%q: {}}}`, s.persistent)
 		}
-		tools, err := Tools(alt)
-		if err != nil {
-			return nil, err
-		}
-		var mine []*projector.Tool
-		for _, t := range tools {
-			if t.Name == s.name {
-				mine = append(mine, t)
+		name := s.name
+		out = append(out, projector.LazyVariant(s.persistent, selects, func() ([]*projector.Tool, error) {
+			tools, err := Tools(alt)
+			if err != nil {
+				return nil, err
 			}
-		}
-		v, err := projector.NewVariant(s.persistent, selects, mine)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+			var mine []*projector.Tool
+			for _, t := range tools {
+				if t.Name == name {
+					mine = append(mine, t)
+				}
+			}
+			return mine, nil
+		}))
 	}
 	return out, nil
 }

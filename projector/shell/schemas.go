@@ -24,32 +24,38 @@ func parameters(required []string, props ...jsonv.Member) jsonv.Value {
 	return jsonv.Obj(ms...)
 }
 
+// deferred is a parameter schema built the first time it is looked at: a
+// registry declares a dozen shell tools and a run uses one or two.
+func deferred(build func() jsonv.Value) jsonv.Value { return jsonv.Deferred(jsonv.Object, build) }
+
 // escalationTargets is lasmex-sandbox's ESCALATION_TARGETS.
 var escalationTargets = []string{"workspace-write", "danger-full-access"}
 
 // shellParameters are the bash/pwsh parameters: run_in_background only when
 // enableRunInBackground, the escalation pair only when the executor confines.
 func shellParameters(commandDesc, descriptionDesc string, background, escalation bool) jsonv.Value {
-	props := []jsonv.Member{
-		param("command", "string", commandDesc),
-		param("description", "string", descriptionDesc),
-		param("timeoutMs", "number", "Timeout in milliseconds. The executor applies its configured default and cap, and kills the command on expiry."),
-		param("workdir", "string", "Working directory for this command. Defaults to the session workspace; a relative path is resolved against it."),
-	}
-	if background {
-		props = append(props, param("run_in_background", "boolean", "Run in the background and return a job id immediately (collect with job_output, stop with job_kill). No timeout applies."))
-	}
-	if escalation {
-		props = append(props,
-			jsonv.M("sandbox_permissions", jsonv.Obj(
-				jsonv.M("type", jsonv.Str("string")),
-				jsonv.M("description", jsonv.Str("The wider sandbox mode this command needs. Only valid as a one-shot retry of a command the sandbox just denied; requires justification and user approval.")),
-				jsonv.M("enum", jsonv.Strs(escalationTargets...)),
-			)),
-			param("justification", "string", "Required with sandbox_permissions: one sentence for the user explaining why this exact command needs the wider access."),
-		)
-	}
-	return parameters([]string{"command", "description"}, props...)
+	return deferred(func() jsonv.Value {
+		props := []jsonv.Member{
+			param("command", "string", commandDesc),
+			param("description", "string", descriptionDesc),
+			param("timeoutMs", "number", "Timeout in milliseconds. The executor applies its configured default and cap, and kills the command on expiry."),
+			param("workdir", "string", "Working directory for this command. Defaults to the session workspace; a relative path is resolved against it."),
+		}
+		if background {
+			props = append(props, param("run_in_background", "boolean", "Run in the background and return a job id immediately (collect with job_output, stop with job_kill). No timeout applies."))
+		}
+		if escalation {
+			props = append(props,
+				jsonv.M("sandbox_permissions", jsonv.Obj(
+					jsonv.M("type", jsonv.Str("string")),
+					jsonv.M("description", jsonv.Str("The wider sandbox mode this command needs. Only valid as a one-shot retry of a command the sandbox just denied; requires justification and user approval.")),
+					jsonv.M("enum", jsonv.Strs(escalationTargets...)),
+				)),
+				param("justification", "string", "Required with sandbox_permissions: one sentence for the user explaining why this exact command needs the wider access."),
+			)
+		}
+		return parameters([]string{"command", "description"}, props...)
+	})
 }
 
 const (
@@ -107,62 +113,76 @@ var (
 )
 
 func jobOutputParameters() jsonv.Value {
-	return parameters([]string{"job_id"},
-		param("job_id", "string", jobIDDesc),
-		param("wait", "boolean", "Block until the job reaches a terminal status or the timeout expires. A timed-out wait returns [status: running] and leaves the job alive."),
-		param("timeout_ms", "number", "Max wait in milliseconds (only meaningful with wait: true). Defaults to the configured wait timeout; capped by the configured maximum."),
-	)
+	return deferred(func() jsonv.Value {
+		return parameters([]string{"job_id"},
+			param("job_id", "string", jobIDDesc),
+			param("wait", "boolean", "Block until the job reaches a terminal status or the timeout expires. A timed-out wait returns [status: running] and leaves the job alive."),
+			param("timeout_ms", "number", "Max wait in milliseconds (only meaningful with wait: true). Defaults to the configured wait timeout; capped by the configured maximum."),
+		)
+	})
 }
 
 func jobKillParameters() jsonv.Value {
-	return parameters([]string{"job_id"},
-		param("job_id", "string", jobIDDesc),
-		param("reason", "string", "Optional short reason, recorded in the log and forwarded to the job."),
-	)
+	return deferred(func() jsonv.Value {
+		return parameters([]string{"job_id"},
+			param("job_id", "string", jobIDDesc),
+			param("reason", "string", "Optional short reason, recorded in the log and forwarded to the job."),
+		)
+	})
 }
 
 func terminalOpenParameters() jsonv.Value {
-	return parameters([]string{"type"},
-		param("type", "string", `Registered terminal backend type, usually "shell".`),
-		param("name", "string", `Optional owner-local display name such as "main" or "gdb".`),
-		param("cwd", "string", "Initial working directory. Defaults to the deployment workspace root."),
-	)
+	return deferred(func() jsonv.Value {
+		return parameters([]string{"type"},
+			param("type", "string", `Registered terminal backend type, usually "shell".`),
+			param("name", "string", `Optional owner-local display name such as "main" or "gdb".`),
+			param("cwd", "string", "Initial working directory. Defaults to the deployment workspace root."),
+		)
+	})
 }
 
 func terminalSendParameters(background bool) jsonv.Value {
-	props := []jsonv.Member{
-		param("sessionId", "string", "Terminal session id returned by terminal_open or terminal_list."),
-		param("text", "string", "UTF-8 text to write to the terminal."),
-		param("submit", "boolean", "Submit Enter after text (default true). Set false for control characters or incomplete REPL input."),
-	}
-	if background {
-		props = append(props, param("run_in_background", "boolean", "Return a job id immediately; collect with job_output or stop with job_kill."))
-	}
-	return parameters([]string{"sessionId", "text"}, props...)
+	return deferred(func() jsonv.Value {
+		props := []jsonv.Member{
+			param("sessionId", "string", "Terminal session id returned by terminal_open or terminal_list."),
+			param("text", "string", "UTF-8 text to write to the terminal."),
+			param("submit", "boolean", "Submit Enter after text (default true). Set false for control characters or incomplete REPL input."),
+		}
+		if background {
+			props = append(props, param("run_in_background", "boolean", "Return a job id immediately; collect with job_output or stop with job_kill."))
+		}
+		return parameters([]string{"sessionId", "text"}, props...)
+	})
 }
 
 func terminalReadParameters() jsonv.Value {
-	return parameters([]string{"sessionId"},
-		param("sessionId", "string", terminalSessionIDDesc),
-		param("offset", "number", "Newest-relative line offset (default 0)."),
-		param("count", "number", "Requested line count (default 500; backend caps apply)."),
-	)
+	return deferred(func() jsonv.Value {
+		return parameters([]string{"sessionId"},
+			param("sessionId", "string", terminalSessionIDDesc),
+			param("offset", "number", "Newest-relative line offset (default 0)."),
+			param("count", "number", "Requested line count (default 500; backend caps apply)."),
+		)
+	})
 }
 
 func terminalSignalParameters() jsonv.Value {
-	return parameters([]string{"sessionId", "signal"},
-		param("sessionId", "string", terminalSessionIDDesc),
-		jsonv.M("signal", jsonv.Obj(
-			jsonv.M("type", jsonv.Str("string")),
-			jsonv.M("description", jsonv.Str("Signal to deliver. Shell-targeted SIGKILL is rejected; use terminal_close.")),
-			jsonv.M("enum", jsonv.Strs("SIGINT", "SIGTERM", "SIGKILL", "SIGTSTP", "SIGHUP")),
-		)),
-	)
+	return deferred(func() jsonv.Value {
+		return parameters([]string{"sessionId", "signal"},
+			param("sessionId", "string", terminalSessionIDDesc),
+			jsonv.M("signal", jsonv.Obj(
+				jsonv.M("type", jsonv.Str("string")),
+				jsonv.M("description", jsonv.Str("Signal to deliver. Shell-targeted SIGKILL is rejected; use terminal_close.")),
+				jsonv.M("enum", jsonv.Strs("SIGINT", "SIGTERM", "SIGKILL", "SIGTSTP", "SIGHUP")),
+			)),
+		)
+	})
 }
 
 func terminalCloseParameters() jsonv.Value {
-	return parameters([]string{"sessionId"}, param("sessionId", "string", terminalSessionIDDesc))
+	return deferred(func() jsonv.Value {
+		return parameters([]string{"sessionId"}, param("sessionId", "string", terminalSessionIDDesc))
+	})
 }
 
 // noParameters is the compiled empty parameter map.
-func noParameters() jsonv.Value { return parameters(nil) }
+func noParameters() jsonv.Value { return deferred(func() jsonv.Value { return parameters(nil) }) }

@@ -97,6 +97,12 @@ func MustCompile(spec string) jsonv.Value {
 	return jsonv.Deferred(jsonv.Object, func() jsonv.Value { return Compile(jsonv.MustParse(spec)) })
 }
 
+// MustCompileFunc is MustCompile of a spec that spec makes when the schema
+// is first looked at.
+func MustCompileFunc(spec func() string) jsonv.Value {
+	return jsonv.Deferred(jsonv.Object, func() jsonv.Value { return Compile(jsonv.MustParse(spec())) })
+}
+
 // Catalog is a set of compiled parameter schemas keyed by tool name, as
 // upstream's generated tool catalog prints them.
 type Catalog map[string]jsonv.Value
