@@ -24,18 +24,43 @@ const (
 // stopProfile ends a --cpuprofile or --memprofile run (set by the root's pre-run hook).
 var stopProfile func()
 
-// commands are the root's subcommands, each built afresh (one list, so
-// what the CLI offers is read in one place).
-var commands = []func() *cobra.Command{
-	show.NewCmd,
-	golden.NewCmd,
-	newCallsCmd,
-	newToolsCmd,
-	newVerifyCmd,
+// commands are the root's subcommands by name, each built afresh (one list,
+// so what the CLI offers is read in one place).
+var commands = []struct {
+	name  string
+	build func() *cobra.Command
+}{
+	{"show", show.NewCmd},
+	{"golden", golden.NewCmd},
+	{"calls", newCallsCmd},
+	{"tools", newToolsCmd},
+	{"verify", newVerifyCmd},
 }
 
 // NewRoot builds the root command (a fresh tree each call, for tests).
-func NewRoot() *cobra.Command {
+func NewRoot() *cobra.Command { return newRoot("") }
+
+// rootFor is the root for a run of args: when args start with a
+// subcommand's name, that subcommand is the only one built (a command
+// tree with its flags and help text is start-up cost; the others are not
+// reachable from there).
+func rootFor(args []string) *cobra.Command {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
+		return newRoot("-") // the version alone: no subcommand is reached
+	}
+	if len(args) > 0 {
+		for _, c := range commands {
+			if c.name == args[0] {
+				return newRoot(args[0])
+			}
+		}
+	}
+	return newRoot("")
+}
+
+// newRoot builds the root with every subcommand, or only the one named
+// ("-": none).
+func newRoot(only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "dsh-replay",
 		Short: "Replay DSH session logs through the tool projectors: verify, show, golden",
@@ -81,8 +106,10 @@ session log and proves that they reproduce what was recorded.`,
 		}
 		return nil
 	}
-	for _, f := range commands {
-		root.AddCommand(f())
+	for _, c := range commands {
+		if only == "" || c.name == only {
+			root.AddCommand(c.build())
+		}
 	}
 	return root
 }
@@ -101,5 +128,5 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			stopProfile = nil
 		}
 	}()
-	return cmdutil.Execute(NewRoot(), args, stdin, stdout, stderr)
+	return cmdutil.Execute(rootFor(args), args, stdin, stdout, stderr)
 }
