@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 )
 
 // fakeFS is an in-memory tree for the walker: modes by path, link targets,
@@ -440,15 +442,10 @@ func checkStreamMatches(t *testing.T, dir string, filter PathFilter, fsys walkFS
 	}
 }
 
-// TestStreamMatchesExpandOnDisk: the stream and Expand agree on real trees.
+// TestStreamMatchesExpandOnDisk: the stream and Expand agree on real trees
+// (the project's testdata, and the upstream fixtures where present).
 func TestStreamMatchesExpandOnDisk(t *testing.T) {
-	roots := []string{"../testdata"}
-	if dir, err := filepath.Abs("../../shared/fixtures"); err == nil {
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			roots = append(roots, dir)
-		}
-	}
-	for _, root := range roots {
+	check := func(t *testing.T, root string) {
 		in, err := Expand([]string{root}, PathFilter{})
 		if err != nil {
 			t.Fatal(err)
@@ -462,4 +459,6 @@ func TestStreamMatchesExpandOnDisk(t *testing.T) {
 		checkStreamMatches(t, root, filter, osFS, in, err)
 		t.Logf("%s: %d logs", root, len(in.Paths))
 	}
+	t.Run("testdata", func(t *testing.T) { check(t, "../testdata") })
+	t.Run("fixtures", func(t *testing.T) { check(t, sharedtest.Dir(t, "fixtures")) })
 }
