@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
@@ -178,10 +179,15 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 			work <- it
 		}
 		ahead, taken := readAhead(nextPath, ro, jobs)
+		logs := 0
 		for job := range ahead {
 			path, info := job.path, job.info
 			r := <-job.out
 			taken()
+			// Many logs or a streamed one: the heap will grow to tens of MB.
+			if logs++; logs == hugeHeapLogs || r == nil {
+				gctune.HugeHeap()
+			}
 			if r != nil {
 				send(&item{kind: itemBegin, file: path})
 				for j := range r.calls {
@@ -240,6 +246,10 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 		}
 	}
 }
+
+// hugeHeapLogs is the number of small logs from which a run's heap is
+// worth backing with huge pages (see gctune.HugeHeap).
+const hugeHeapLogs = 16
 
 // runOne verifies a log read whole as the pool would, in order, and
 // reports false, having done nothing, when it is not a small regular file.

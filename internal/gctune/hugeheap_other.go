@@ -1,0 +1,6 @@
+//go:build !linux
+
+package gctune
+
+// HugeHeap does nothing off Linux.
+func HugeHeap() {}
