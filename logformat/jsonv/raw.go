@@ -444,9 +444,11 @@ func (r *ObjectReader) finish() bool {
 }
 
 // Key is the current member's key. Escaped keys are decoded (JSON.parse
-// compares decoded keys); the result aliases the input when there are none.
+// compares decoded keys), and so are keys with invalid UTF-8 in a lenient
+// reader (each bad byte is U+FFFD, as in Parse); the result aliases the
+// input when neither applies.
 func (r *ObjectReader) Key() []byte {
-	if !r.escaped {
+	if !r.escaped && (r.strict || utf8.Valid(r.key)) {
 		return r.key
 	}
 	q := make([]byte, 0, len(r.key)+2)
