@@ -270,8 +270,79 @@ func decodeLine(format lineFormat, mode decodeMode, line []byte, rec *record) {
 }
 
 // decodeWrapped unwraps an event stream line: {tagKey: tagValue, outer: event}
-// or {tagKey: tagValue, outer: {inner: event}}.
+// or {tagKey: tagValue, outer: {inner: event}}. The event object is decoded
+// where it lies, in the pass that checks the line; on any error, or an event
+// that is not an object, decodeWrappedRaw does it again as it always did
+// (the wrapper checked whole, then the event decoded from its raw bytes),
+// so that results and error messages are its own.
 func decodeWrapped(line []byte, rec *record, tagKey, tagValue, outer, inner string) {
+	mode := rec.mode
+	r := jsonv.NewObjectReader(line, true)
+	if !r.IsObject() {
+		decodeWrappedRaw(line, rec, tagKey, tagValue, outer, inner)
+		return
+	}
+	var tag string
+	decoded := false // rec holds the latest event
+	raw := false     // a layout left to decodeWrappedRaw
+	for !raw && r.Next() {
+		switch string(r.Key()) {
+		case tagKey:
+			tag, _ = stringValue(&r)
+		case outer:
+			// Decoded whatever the tag so far: the last tag decides.
+			decoded = false
+			switch {
+			case inner == "":
+				decoded = decodeEventAt(&r, rec)
+				raw = !decoded
+			default:
+				p, ok := r.EnterObject()
+				if !ok {
+					r.Skip()
+					continue
+				}
+				for !raw && p.Next() {
+					if string(p.Key()) == inner {
+						decoded = decodeEventAt(&p, rec)
+						raw = !decoded
+					} else {
+						p.Skip()
+					}
+				}
+				if !raw {
+					r.LeaveObject(&p)
+				}
+			}
+		default:
+			r.Skip()
+		}
+	}
+	switch {
+	case raw || r.Err() != nil || (decoded && rec.bad != ""):
+		decodeWrappedRaw(line, rec, tagKey, tagValue, outer, inner)
+	case tag != tagValue || !decoded:
+		*rec = record{mode: mode, kind: recSkip}
+	}
+}
+
+// decodeEventAt decodes the event at r's current value where it lies; false,
+// having read nothing, when it is not an object.
+func decodeEventAt(r *jsonv.ObjectReader, rec *record) bool {
+	sub, ok := r.EnterObject()
+	if !ok {
+		return false
+	}
+	*rec = record{mode: rec.mode}
+	decodeEventMembers(&sub, rec)
+	r.LeaveObject(&sub)
+	return true
+}
+
+// decodeWrappedRaw is decodeWrapped by the raw bytes: the wrapper is
+// checked whole, then the event is decoded on its own.
+func decodeWrappedRaw(line []byte, rec *record, tagKey, tagValue, outer, inner string) {
+	*rec = record{mode: rec.mode}
 	r := jsonv.NewObjectReader(line, true)
 	if !r.IsObject() {
 		if err := jsonv.ValidStrict(line); err != nil {
@@ -331,6 +402,11 @@ func decodeEvent(line []byte, rec *record) {
 		rec.bad = "record is not a JSON object"
 		return
 	}
+	decodeEventMembers(&r, rec)
+}
+
+// decodeEventMembers decodes the members of an event object from r.
+func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 	rec.n = 1
 	var (
 		typeSeen, dataSeen bool
@@ -345,7 +421,7 @@ func decodeEvent(line []byte, rec *record) {
 		key := r.Key()
 		switch string(key) {
 		case "type":
-			s, ok := stringValue(&r)
+			s, ok := stringValue(r)
 			if !ok {
 				rec.invalid = "event type is not a string"
 			}
@@ -377,7 +453,7 @@ func decodeEvent(line []byte, rec *record) {
 			case !typeSeen:
 				dataRaw = r.RawValue()
 			case rec.kind == recPacked:
-				decodePacked(&r, rec, &packed)
+				decodePacked(r, rec, &packed)
 			case rec.typ == "turn/end":
 				rec.turnEnd = true
 				r.Skip()
@@ -386,13 +462,13 @@ func decodeEvent(line []byte, rec *record) {
 			case rec.typ == "request/header":
 				rec.host = HostOfSystemPrompt(r.RawValue())
 			case needsData(rec.typ):
-				rec.data = decodeData(&r, rec.typ, rec.mode)
+				rec.data = decodeData(r, rec.typ, rec.mode)
 			default:
 				r.Skip()
 			}
 		case "surfaceOp":
 			if r.First() == '"' {
-				s, _ := stringValue(&r)
+				s, _ := stringValue(r)
 				rec.appendOp = s == "append"
 			} else {
 				v := r.Parse()
@@ -832,17 +908,22 @@ func decodeElems(r *jsonv.ObjectReader, elem func(*jsonv.ArrayReader) (jsonv.Val
 
 var toolCallTag = []byte(`"tool-call`)
 
-// hasToolCallTag is bytes.Contains(data, toolCallTag), looking for its
-// "-call" first: a quote, the tag's first byte, is in every JSON line many
-// times over, and bytes.Index tries each.
-func hasToolCallTag(data []byte) bool {
-	const head = len(`"tool`)
-	for i := head; i < len(data); {
-		j := bytes.Index(data[i:], toolCallTag[head:])
+// hasToolCallTag is bytes.Contains(data, toolCallTag).
+func hasToolCallTag(data []byte) bool { return containsFrom(data, toolCallTag, len(`"tool`)) }
+
+// containsFrom is bytes.Contains(data, needle), searching for needle[k:]
+// first: a quote, the first byte of the needles here, is in every JSON
+// line many times over, and bytes.Index falls back to comparing at every
+// byte when its first byte is that common (1-2 GB/s, against the vector
+// byte search's 10+ for a rarer one).
+func containsFrom(data, needle []byte, k int) bool {
+	head, tail := needle[:k], needle[k:]
+	for i := k; i < len(data); {
+		j := bytes.Index(data[i:], tail)
 		if j < 0 {
 			return false
 		}
-		if at := i + j; string(data[at-head:at]) == `"tool` {
+		if at := i + j; string(data[at-k:at]) == string(head) {
 			return true
 		}
 		i += j + 1

@@ -3,6 +3,7 @@ package logformat
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,6 +163,26 @@ func TestHasToolCallTag(t *testing.T) {
 		`"tool"tool-call`, `"too-call`, `-call-call"tool`, `"tool-call-call`, `ab"tool-cal"tool-call`} {
 		if got, want := hasToolCallTag([]byte(s)), bytes.Contains([]byte(s), toolCallTag); got != want {
 			t.Errorf("hasToolCallTag(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// containsFrom is bytes.Contains for every split of the needle, over
+// inputs built from the needle's own pieces (near misses, overlaps).
+func TestContainsFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, needle := range [][]byte{replaceOp, toolCallType, toolCallTag} {
+		pieces := []string{`"`, "re", "place", `"replace`, `place"`, "x", `"re"`, string(needle[:len(needle)-1]), string(needle[1:]), `"tool`, "-call", `"`}
+		for k := 0; k < len(needle); k++ {
+			for n := 0; n < 2000; n++ {
+				var b []byte
+				for m := rng.IntN(8); m > 0; m-- {
+					b = append(b, pieces[rng.IntN(len(pieces))]...)
+				}
+				if got, want := containsFrom(b, needle, k), bytes.Contains(b, needle); got != want {
+					t.Fatalf("containsFrom(%q, %q, %d) = %v, want %v", b, needle, k, got, want)
+				}
+			}
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
 
 func addTestdataSeeds(f *testing.F, suffix string) {
@@ -144,6 +146,65 @@ func FuzzZstdFrames(f *testing.F) {
 				if strings.Count(out, "\n") > strings.Count(zst, "\n") {
 					t.Fatalf("cut stream yields more calls")
 				}
+			}
+		}
+	})
+}
+
+// recordText renders every field of a decoded record, its data as JSON.
+func recordText(rec *record) string {
+	r := *rec
+	data := "undefined"
+	if !r.data.IsUndefined() {
+		data = jsonv.Encode(r.data)
+	}
+	r.data = jsonv.Value{}
+	return fmt.Sprintf("%+v data=%s", r, data)
+}
+
+// wrappedSeeds are event stream lines in the layouts decodeWrapped reads
+// in place and in those it leaves to decodeWrappedRaw.
+var wrappedSeeds = []string{
+	`{"type":"session_event","event":{"type":"turn/end","seq":3,"time":0,"data":{}}}`,
+	`{"event":{"type":"turn/end","seq":3,"time":0,"data":{}},"type":"session_event"}`,
+	`{"type":"x","event":{"type":"turn/end","seq":3,"time":0,"data":{}},"type":"session_event"}`,
+	`{"type":"session_event","event":{"type":"turn/end","seq":3,"time":0,"data":{}},"type":"x"}`,
+	`{"type":"session_event","event":{"type":"turn/end","seq":3,"time":0,"data":{}},"event":5}`,
+	`{"type":"session_event","event":5,"event":{"type":"step/end","seq":1,"time":0,"data":{}}}`,
+	`{"type":"session_event","event":{"type":"turn/end","seq":3,"time":0,"data":{}}`,
+	`{"type":"session_event","event":{"type":"turn/end","seq":3,"time":0,"data":{]}}`,
+	`{"type":"session_event","event":{"type":"text-chunks","seq0":0,"time0":0,"data":{"turn":1}}}`,
+	`{"type":"session_event","event":{"type":"tool/result","seq":4,"time":1,"data":{"callId":"c","value":{"a":[1,2]},"content":[{"type":"text","text":"x"}]}}}`,
+	`{"type":"session_event","event":{"type":"turn/end","seq":3,"time":0,"data":{}}} x`,
+	`{"method":"session.event","params":{"sessionId":"s","event":{"type":"assistant/chunk","seq":8,"time":0,"data":{"chunk":{"type":"tool-call-delta","id":"c1"}}}}}`,
+	`{"method":"session.event","params":{"event":{"type":"turn/end","seq":1,"time":0,"data":{}}},"params":5}`,
+	`{"method":"session.event","params":{"event":5}}`,
+	`{"method":"session.event","params":{"event":{"type":"turn/end","seq":1,"time":0,"data":{}},"event":{"type":"step/end","seq":2,"time":0,"data":{}}}}`,
+	`{"method":"session.event","params":{"event":{"type":"turn/end","seq":1,"time":0,"data":{}},"x":tru}}`,
+	`{"params":{"event":{"type":"turn/end","seq":1,"time":0,"data":{}}},"method":"session.event"}`,
+	"{\"method\":\"session.event\",\"params\":{\"event\":{\"type\":\"user/message\",\"seq\":1,\"time\":0,\"data\":\"\xff\"}}}",
+	`[1]`, `"x"`, `{`, ``,
+}
+
+// FuzzDecodeWrapped: decoding an event stream line in place gives the
+// record that checking it whole and decoding the event's raw bytes gives.
+func FuzzDecodeWrapped(f *testing.F) {
+	for _, s := range wrappedSeeds {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, line []byte, notifications bool) {
+		tagKey, tagValue, outer, inner := "type", "session_event", "event", ""
+		if notifications {
+			tagKey, tagValue, outer, inner = "method", "session.event", "params", "event"
+		}
+		for _, mode := range []decodeMode{decodeLazy, decodeEager, decodeShapes} {
+			var got, want record
+			got.mode, want.mode = mode, mode
+			decodeWrapped(line, &got, tagKey, tagValue, outer, inner)
+			decodeWrappedRaw(line, &want, tagKey, tagValue, outer, inner)
+			if g, w := recordText(&got), recordText(&want); g != w {
+				t.Fatalf("%q (mode %d):\nin place %s\nraw      %s", line, mode, g, w)
 			}
 		}
 	})
