@@ -3,6 +3,7 @@ package jsonv
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"unicode/utf8"
 )
@@ -180,6 +181,31 @@ func FuzzObjectReader(f *testing.F) {
 		for k, e := range got {
 			if !Equal(e, v.Get(k)) {
 				t.Fatalf("member %q differs", k)
+			}
+		}
+	})
+}
+
+// FuzzSkipValueRef: the scanner agrees with its reference copy (ref_test.go)
+// on every input and start offset: the same end, the same error, worded
+// and placed the same (they reach users as "unparsable record: ...").
+func FuzzSkipValueRef(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":[true,false,null],"10":"x","2":"y"}`, `[1,2,30,400,5e3,6.5,-7,0,01,1.,1e,-]`, `{"a" :1 , "b":[ 1 ,2 ] }`,
+		`{"a":1,}`, `[1,]`, `{"a"}`, `{"a":}`, `{"a":1 "b":2}`, `[1 2]`, `{"k":"v","n":{"m":[{"x":null}]}}`,
+		"{\"a\":\"\xff\"}", `"12345678\"9"`, `"1234567\u00e9"`, `"short"`, `"exactly8"`, `{"seq":12,"time":1785403674786,"data":{}}`,
+		`[0,00]`, `[1e5,2E+5,3e-5]`, `[9007199254740993]`, "[\t1,\n2\r]", `{"`, `[`, `[1`, `{"a":1`, `tru`, `nulll`,
+	} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, at uint8) {
+		for _, strict := range []bool{false, true} {
+			for _, i := range []int{0, int(at) % (len(b) + 1)} {
+				end, err := SkipValue(b, i, strict)
+				wantEnd, wantErr := SkipValueRef(b, i, strict)
+				if end != wantEnd || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+					t.Fatalf("SkipValue(%q, %d, %v) = %d, %v; reference %d, %v", b, i, strict, end, err, wantEnd, wantErr)
+				}
 			}
 		}
 	})

@@ -189,13 +189,8 @@ func (p *parser) describe() string {
 }
 
 func (p *parser) skipWS() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
+	for p.pos < len(p.data) && isWS(p.data[p.pos]) {
+		p.pos++
 	}
 }
 

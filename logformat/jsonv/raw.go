@@ -108,7 +108,9 @@ func scanStringSlow(d []byte, i int, strict bool) (end int, escaped bool, err er
 	}
 }
 
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isWS is JSON's whitespace. The first test alone settles every byte of
+// compact JSON, which has none (one compare instead of four).
+func isWS(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 func skipWS(d []byte, i int) int {
 	for i < len(d) && isWS(d[i]) {
@@ -129,8 +131,8 @@ func scanNumber(d []byte, i int) (int, bool, error) {
 	}
 	if d[i] == '0' {
 		i++
-	} else if d[i] >= '1' && d[i] <= '9' {
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+	} else if d[i]-'1' < 9 {
+		for i < len(d) && d[i]-'0' < 10 {
 			i++
 		}
 	} else {
@@ -234,6 +236,18 @@ func skipValue(d []byte, i int, strict bool) (int, error) {
 		case 'n':
 			i, err = scanLiteral(d, i, "null")
 		default:
+			if c-'1' < 9 {
+				// A run of digits not followed by a fraction or an
+				// exponent (seqs, times, counts) needs no more checking.
+				j := i + 1
+				for j < len(d) && d[j]-'0' < 10 {
+					j++
+				}
+				if j >= len(d) || d[j] != '.' && d[j] != 'e' && d[j] != 'E' {
+					i = j
+					break
+				}
+			}
 			if c == '-' || (c >= '0' && c <= '9') {
 				i, _, err = scanNumber(d, i)
 			} else {
@@ -247,6 +261,16 @@ func skipValue(d []byte, i int, strict bool) (int, error) {
 		for {
 			if len(stack) == 0 {
 				return i, nil
+			}
+			if i+1 < len(d) && d[i] == ',' && d[i+1] > ' ' {
+				// Compact JSON: the next member or element starts here.
+				i++
+				if stack[len(stack)-1] == '}' {
+					if i, err = skipKey(d, i, strict); err != nil {
+						return i, err
+					}
+				}
+				break
 			}
 			i = skipWS(d, i)
 			if i >= len(d) {
@@ -280,6 +304,9 @@ func skipKey(d []byte, i int, strict bool) (int, error) {
 	i, _, err := scanString(d, i, strict)
 	if err != nil {
 		return i, err
+	}
+	if i+1 < len(d) && d[i] == ':' && d[i+1] > ' ' {
+		return i + 1, nil // compact JSON: no whitespace to look for
 	}
 	i = skipWS(d, i)
 	if i >= len(d) || d[i] != ':' {
