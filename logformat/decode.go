@@ -192,17 +192,18 @@ func safeInt(raw []byte) (int64, bool) {
 	if len(raw) <= 16 {
 		simple := true
 		var n int64
-		neg := false
-		for i, c := range raw {
-			if i == 0 && c == '-' {
-				neg = true
-				continue
-			}
-			if c < '0' || c > '9' {
+		digits := raw
+		neg := c == '-'
+		if neg {
+			digits = raw[1:]
+		}
+		for _, c := range digits {
+			d := c - '0'
+			if d > 9 {
 				simple = false
 				break
 			}
-			n = n*10 + int64(c-'0')
+			n = n*10 + int64(d)
 		}
 		if simple && n <= maxSafe {
 			if neg {

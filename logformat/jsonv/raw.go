@@ -167,6 +167,23 @@ func scanNumber(d []byte, i int) (int, bool, error) {
 	return i, simple, nil
 }
 
+// digitRun is the end of the number at d[i] when it is a plain integer
+// (a digit 1-9 and more digits, no fraction or exponent: seqs, times,
+// counts), which needs no more checking; -1 for anything else.
+func digitRun(d []byte, i int) int {
+	if d[i]-'1' >= 9 {
+		return -1
+	}
+	j := i + 1
+	for j < len(d) && d[j]-'0' < 10 {
+		j++
+	}
+	if j < len(d) && (d[j] == '.' || d[j] == 'e' || d[j] == 'E') {
+		return -1
+	}
+	return j
+}
+
 func scanLiteral(d []byte, i int, word string) (int, error) {
 	if len(d)-i >= len(word) && string(d[i:i+len(word)]) == word {
 		return i + len(word), nil
@@ -185,6 +202,11 @@ func SkipValue(d []byte, i int, strict bool) (int, error) {
 			end, _, err := scanString(d, i, strict)
 			return end, err
 		} else if c == '-' || (c >= '0' && c <= '9') {
+			if c != '-' {
+				if j := digitRun(d, i); j >= 0 {
+					return j, nil
+				}
+			}
 			end, _, err := scanNumber(d, i)
 			return end, err
 		}
@@ -236,17 +258,9 @@ func skipValue(d []byte, i int, strict bool) (int, error) {
 		case 'n':
 			i, err = scanLiteral(d, i, "null")
 		default:
-			if c-'1' < 9 {
-				// A run of digits not followed by a fraction or an
-				// exponent (seqs, times, counts) needs no more checking.
-				j := i + 1
-				for j < len(d) && d[j]-'0' < 10 {
-					j++
-				}
-				if j >= len(d) || d[j] != '.' && d[j] != 'e' && d[j] != 'E' {
-					i = j
-					break
-				}
+			if j := digitRun(d, i); j >= 0 {
+				i = j
+				break
 			}
 			if c == '-' || (c >= '0' && c <= '9') {
 				i, _, err = scanNumber(d, i)
