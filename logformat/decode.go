@@ -932,6 +932,22 @@ func containsFrom(data, needle []byte, k int) bool {
 	return false
 }
 
+// containsPair is bytes.Contains(data, needle), searching for the pair of
+// bytes at needle[k:k+2] (jsonv.IndexPair), one rare in JSON text.
+func containsPair(data, needle []byte, k int) bool {
+	for i := 0; i < len(data); {
+		j := jsonv.IndexPair(data[i:], needle[k], needle[k+1])
+		if j < 0 {
+			return false
+		}
+		if at := i + j - k; at >= 0 && at+len(needle) <= len(data) && string(data[at:at+len(needle)]) == string(needle) {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
 // toolChunkID is the call id of an assistant/chunk's data when the chunk
 // streams a tool call (tool-call-delta, or block-end of a tool-call block).
 // It walks the raw members instead of parsing: chunk lines are most of a

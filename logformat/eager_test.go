@@ -167,7 +167,7 @@ func TestHasToolCallTag(t *testing.T) {
 	}
 }
 
-// containsFrom is bytes.Contains for every split of the needle, over
+// containsFrom and containsPair are bytes.Contains for every split of the needle, over
 // inputs built from the needle's own pieces (near misses, overlaps).
 func TestContainsFrom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -181,6 +181,11 @@ func TestContainsFrom(t *testing.T) {
 				}
 				if got, want := containsFrom(b, needle, k), bytes.Contains(b, needle); got != want {
 					t.Fatalf("containsFrom(%q, %q, %d) = %v, want %v", b, needle, k, got, want)
+				}
+				if k+1 < len(needle) {
+					if got, want := containsPair(b, needle, k), bytes.Contains(b, needle); got != want {
+						t.Fatalf("containsPair(%q, %q, %d) = %v, want %v", b, needle, k, got, want)
+					}
 				}
 			}
 		}

@@ -75,7 +75,7 @@ func scanReplacementsBytes(path string, data []byte, maxLine int) (map[string]in
 	if isZstdMagic(data[:min(4, len(data))]) || len(data) > maxLine {
 		return scanReplacementsIn(path, bytes.NewReader(data), int64(len(data)), maxLine)
 	}
-	if !bytes.Contains(data, replaceOp) {
+	if !containsReplace(data) {
 		// No line can be one (mayBeReplacement), whatever the header
 		// says: the main pass reads it, once.
 		return map[string]int{}, nil
@@ -157,13 +157,18 @@ func mayBeReplacement(format lineFormat, line []byte) bool {
 		}
 		tail := line[max(0, len(line)-200):]
 		if i := bytes.LastIndex(tail, []byte(`"surfaceOp"`)); i >= 0 {
-			return bytes.Contains(tail[i:], []byte(`"replace"`))
+			return containsReplace(tail[i:])
 		}
 	}
-	return bytes.Contains(line, replaceOp)
+	return containsReplace(line)
 }
 
 var replaceOp = []byte(`"replace"`)
+
+// containsReplace is bytes.Contains(b, replaceOp), by its "pl": a whole
+// log is searched for it before it is read (where bytes.Index, led by the
+// quote, ran at 3 GB/s), and "pl" comes once in 500 bytes of a log.
+func containsReplace(b []byte) bool { return containsPair(b, replaceOp, len(`"re`)) }
 
 func replacementCallID(rec record) string {
 	d := rec.data

@@ -15,3 +15,9 @@ func readMask32(p *byte) uint32
 //
 //go:noescape
 func quoteMask32(p *byte) uint32
+
+// indexPairBlocks is IndexPair over the first 32*((len(b)-1)/32) starting
+// positions, 32 at a time (AVX2 only); -1 when none of them matches.
+//
+//go:noescape
+func indexPairBlocks(b []byte, c0, c1 byte) int

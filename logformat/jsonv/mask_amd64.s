@@ -45,3 +45,40 @@ TEXT ·quoteMask32(SB), NOSPLIT, $0-12
 	VZEROUPPER
 	MOVL AX, ret+8(FP)
 	RET
+
+// func indexPairBlocks(b []byte, c0, c1 byte) int
+// The first i < 32*((len(b)-1)/32) with b[i] == c0 and b[i+1] == c1, or -1.
+TEXT ·indexPairBlocks(SB), NOSPLIT, $0-40
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), CX
+	LEAQ c0+24(FP), AX
+	VPBROADCASTB (AX), Y1
+	LEAQ c1+25(FP), AX
+	VPBROADCASTB (AX), Y2
+	DECQ CX
+	SHRQ $5, CX // blocks whose 33rd byte is in b
+	XORQ DX, DX // offset of the block
+	TESTQ CX, CX
+	JZ none
+loop:
+	VMOVDQU (SI)(DX*1), Y3
+	VMOVDQU 1(SI)(DX*1), Y4
+	VPCMPEQB Y3, Y1, Y3
+	VPCMPEQB Y4, Y2, Y4
+	VPAND Y3, Y4, Y3
+	VPMOVMSKB Y3, AX
+	TESTL AX, AX
+	JNZ found
+	ADDQ $32, DX
+	DECQ CX
+	JNZ loop
+none:
+	VZEROUPPER
+	MOVQ $-1, ret+32(FP)
+	RET
+found:
+	VZEROUPPER
+	TZCNTL AX, AX
+	ADDQ DX, AX
+	MOVQ AX, ret+32(FP)
+	RET
