@@ -99,7 +99,8 @@ var intern = []string{
 	"turn", "step", "message", "content", "meta", "value", "error", "contentReplaced", "callId",
 	"name", "arguments", "id", "role", "source", "kind", "type", "toolCallId", "isError", "text",
 	"rootCallId", "parentCallId", "subCallId", "usage", "provenance", "tool-result", "tool-call",
-	"tool", "model", "append",
+	"tool", "model", "append", "session.event", "block-start", "block-end", "finish",
+	"tool-call-delta", "text-delta", "reasoning-delta",
 }
 
 const knownTypeCount = 49
@@ -956,7 +957,9 @@ func toolChunkID(data []byte) string {
 	if !hasToolCallTag(data) {
 		return ""
 	}
-	r := jsonv.NewObjectReader(data, false)
+	// Strict, though data is checked already: a lenient reader's Key checks
+	// every key's UTF-8 again.
+	r := jsonv.NewObjectReader(data, true)
 	for r.Next() {
 		if string(r.Key()) != "chunk" {
 			r.Skip()

@@ -326,7 +326,7 @@ func (w *walker) list(dir string, sub func(p string)) {
 	for _, p := range logs {
 		w.found = append(w.found, p)
 		// Only a listing read whole vouches for a sidecar's absence.
-		if err == nil && !sidecars[filepath.Base(SidecarPath(p))] {
+		if err == nil && (sidecars == nil || !sidecars[filepath.Base(SidecarPath(p))]) {
 			w.alone[p] = true
 		}
 	}
