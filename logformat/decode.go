@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 )
@@ -105,27 +106,29 @@ var intern = []string{
 
 const knownTypeCount = 49
 
-// knownTypes and the intern table are built on first use, so commands that
+// The intern table is built on first use, so commands that
 // read no log do not pay for them. The table is a slot's first string and
 // the next string of each (1 + an index into intern; 0 ends the chain):
 // 1.1 KB, where slices of strings took 24 KB of pages to touch.
 var (
-	knownTypes map[string]bool
 	internHead [1 << 10]uint8
 	internNext [128]uint8
 	internOnce sync.Once
 )
 
+// isKnownType looks typ up in the intern table, whose first
+// knownTypeCount strings are the event types (no map hash per event).
 func isKnownType(typ string) bool {
 	internOnce.Do(buildIntern)
-	return knownTypes[typ]
+	for i := internHead[internSlot(unsafe.Slice(unsafe.StringData(typ), len(typ)))]; i != 0; i = internNext[i-1] {
+		if intern[i-1] == typ {
+			return i-1 < knownTypeCount
+		}
+	}
+	return false
 }
 
 func buildIntern() {
-	knownTypes = make(map[string]bool, knownTypeCount)
-	for _, t := range intern[:knownTypeCount] {
-		knownTypes[t] = true
-	}
 	if len(intern) > len(internNext) {
 		panic("logformat: the intern list outgrew its table")
 	}

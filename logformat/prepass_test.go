@@ -77,3 +77,21 @@ func TestInternString(t *testing.T) {
 		t.Errorf("unknown key %q", got)
 	}
 }
+
+// isKnownType is true of the event types at the head of the intern list
+// and of nothing else in it or outside it.
+func TestIsKnownType(t *testing.T) {
+	for i, s := range intern {
+		if got, want := isKnownType(s), i < knownTypeCount; got != want {
+			t.Errorf("isKnownType(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"", "tool/calls", "Tool/call", "turn/en", "session", "x"} {
+		if isKnownType(s) {
+			t.Errorf("isKnownType(%q) = true", s)
+		}
+	}
+	if intern[knownTypeCount-1] != "steering/message" {
+		t.Errorf("the event types end at %q, not the legacy steering/message", intern[knownTypeCount-1])
+	}
+}

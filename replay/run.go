@@ -88,6 +88,7 @@ const (
 	itemBegin itemKind = iota
 	itemCall
 	itemEnd
+	itemLog // a small log whole: its calls verified by one worker, in order
 )
 
 type item struct {
@@ -97,6 +98,9 @@ type item struct {
 	call    logformat.Call
 	results []CallResult
 	log     *LogResult
+	// itemLog: the log's calls and each one's results.
+	calls       []logformat.Call
+	callResults [][]CallResult
 }
 
 // Run verifies every call of every log with a bounded worker pool and
@@ -154,11 +158,13 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 	worker := func() {
 		defer wg.Done()
 		for it := range work {
-			if it.kind == itemCall {
-				start := time.Now()
-				it.results = e.verifyContained(&it.call)
-				if !ro.Deterministic && len(it.results) > 0 {
-					it.results[0].Nanos = time.Since(start).Nanoseconds()
+			switch it.kind {
+			case itemCall:
+				it.results = e.verifyTimed(&it.call, ro)
+			case itemLog:
+				it.callResults = make([][]CallResult, len(it.calls))
+				for i := range it.calls {
+					it.callResults[i] = e.verifyTimed(&it.calls[i], ro)
 				}
 			}
 			done <- it
@@ -189,14 +195,20 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 				gctune.HugeHeap()
 			}
 			if r != nil {
-				send(&item{kind: itemBegin, file: path})
-				for j := range r.calls {
-					send(&item{kind: itemCall, file: path, call: r.calls[j]})
-				}
 				lr := e.logResult(path, info.Walked, r.sum, r.err, ro)
 				lr.Data = r.data
 				if !ro.Deterministic {
 					lr.Nanos = r.nanos
+				}
+				if len(r.calls) <= wholeLogCalls {
+					// One item, not one a call: a tree of small logs
+					// sent four items a log through the channels.
+					send(&item{kind: itemLog, file: path, calls: r.calls, log: lr})
+					continue
+				}
+				send(&item{kind: itemBegin, file: path})
+				for j := range r.calls {
+					send(&item{kind: itemCall, file: path, call: r.calls[j]})
 				}
 				send(&item{kind: itemEnd, file: path, log: lr})
 				continue
@@ -241,10 +253,32 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 				}
 			case itemEnd:
 				sink.EndLog(it.log)
+			case itemLog:
+				sink.BeginLog(it.file)
+				for _, rs := range it.callResults {
+					for i := range rs {
+						sink.Call(&rs[i])
+					}
+				}
+				sink.EndLog(it.log)
 			}
 			<-tokens
 		}
 	}
+}
+
+// wholeLogCalls is the most calls a small log may have to be verified as
+// one item by one worker; a log with more spreads them over the workers.
+const wholeLogCalls = 16
+
+// verifyTimed is verifyContained with the call's time on its first result.
+func (e *Engine) verifyTimed(c *logformat.Call, ro RunOptions) []CallResult {
+	start := time.Now()
+	results := e.verifyContained(c)
+	if !ro.Deterministic && len(results) > 0 {
+		results[0].Nanos = time.Since(start).Nanoseconds()
+	}
+	return results
 }
 
 // hugeHeapLogs is the number of small logs from which a run's heap is

@@ -24,6 +24,7 @@ type textLog struct {
 	file     string
 	calls    int
 	findings []replay.Finding
+	causes   []*cluster // each finding's cluster (its signature made once)
 	nanos    int64
 }
 
@@ -74,6 +75,7 @@ func (s *textSink) add(fs []replay.Finding) {
 			s.clusters[sig] = c
 			s.order = append(s.order, c)
 		}
+		s.cur.causes = append(s.cur.causes, c)
 		c.n++
 		if f.CallID != "" {
 			c.calls++
@@ -112,17 +114,11 @@ func (s *textSink) EndLog(l *replay.LogResult) {
 
 func (s *textSink) Close(t *Totals) error {
 	w := bufio.NewWriter(s.w)
-	clustered := map[string]bool{}
-	for _, c := range s.order {
-		if c.n >= ClusterMin {
-			clustered[c.sig] = true
-		}
-	}
 	for _, l := range s.logs {
 		var rest []replay.Finding
 		hidden := 0
-		for _, f := range l.findings {
-			if clustered[f.Signature()] {
+		for i, f := range l.findings {
+			if l.causes[i].n >= ClusterMin {
 				hidden++
 				continue
 			}
@@ -171,7 +167,7 @@ func (s *textSink) Close(t *Totals) error {
 	}
 	var cl []*cluster
 	for _, c := range s.order {
-		if clustered[c.sig] {
+		if c.n >= ClusterMin {
 			cl = append(cl, c)
 		}
 	}
@@ -189,7 +185,7 @@ func (s *textSink) Close(t *Totals) error {
 			n := 0
 			for _, l := range s.logs {
 				for i := range l.findings {
-					if l.findings[i].Signature() != c.sig {
+					if l.causes[i] != c {
 						continue
 					}
 					n++
