@@ -65,6 +65,10 @@ type record struct {
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
+	// walked: a chunk's data was read where it lies, in the pass that
+	// checks it; after a syntax error the line is decoded again with slow
+	// set (each value checked whole first), which words errors as always.
+	walked, slow bool
 }
 
 // Event types whose data the pairing needs in full.
@@ -408,6 +412,12 @@ func decodeEvent(line []byte, rec *record) {
 		return
 	}
 	decodeEventMembers(&r, rec)
+	if rec.walked && rec.bad != "" {
+		*rec = record{mode: rec.mode, slow: true}
+		r = jsonv.NewObjectReader(line, true)
+		decodeEventMembers(&r, rec)
+		rec.slow = false
+	}
 }
 
 // decodeEventMembers decodes the members of an event object from r.
@@ -463,7 +473,11 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				rec.turnEnd = true
 				r.Skip()
 			case rec.typ == "assistant/chunk":
-				rec.toolChunk = toolChunkID(r.RawValue())
+				if rec.slow || !hasToolCallTag(r.Rest()) {
+					rec.toolChunk = toolChunkID(r.RawValue())
+					break
+				}
+				rec.toolChunk, rec.walked = toolChunkAt(r), true
 			case rec.typ == "request/header":
 				rec.host = HostOfSystemPrompt(r.RawValue())
 			case needsData(rec.typ):
@@ -950,6 +964,37 @@ func containsPair(data, needle []byte, k int) bool {
 		i += j + 1
 	}
 	return false
+}
+
+// toolChunkAt is toolChunkID of r's current value, read where it lies (one
+// pass that also checks it, where toolChunkID's data was checked first and
+// then walked again).
+func toolChunkAt(r *jsonv.ObjectReader) string {
+	start := r.Offset()
+	data, ok := r.EnterObject()
+	if !ok {
+		r.Skip()
+		return ""
+	}
+	id, decided := "", false
+	for data.Next() {
+		if decided || string(data.Key()) != "chunk" {
+			data.Skip()
+			continue
+		}
+		decided = true // the first chunk member decides, as in toolChunkID
+		if ch, ok := data.EnterObject(); ok {
+			id = chunkCallID(&ch, "tool-call-delta")
+			data.LeaveObject(&ch)
+		} else {
+			data.Skip()
+		}
+	}
+	r.LeaveObject(&data)
+	if id != "" && (r.Err() != nil || !hasToolCallTag(r.Input()[start:r.Offset()])) {
+		id = "" // toolChunkID looks only at data that holds the tag
+	}
+	return id
 }
 
 // toolChunkID is the call id of an assistant/chunk's data when the chunk

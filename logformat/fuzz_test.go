@@ -209,3 +209,44 @@ func FuzzDecodeWrapped(f *testing.F) {
 		}
 	})
 }
+
+// chunkSeeds are assistant/chunk records that toolChunkAt reads in place
+// and the layouts around it (tag outside data, escapes, duplicates, errors).
+var chunkSeeds = []string{
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"turn":1,"step":1,"chunk":{"type":"tool-call-delta","index":0,"id":"c1","name":"bash","argumentsDelta":"{\"a\":1}"}}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"turn":1,"step":1,"chunk":{"type":"block-end","index":0,"block":{"type":"tool-call","id":"c2","name":"x","arguments":"{}"}}}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"\"tool-call"}}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool\u002dcall-delta","id":"c3"}}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"text-delta","id":"c4"},"chunk":{"type":"tool-call-delta","id":"c5"}}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":5,"chunk":{"type":"tool-call-delta","id":"c6"}}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool-call-delta","id":"c7","type":"text-delta"}}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool-call-delta","id":"c8"}},"x":"tool-call"}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool-call-delta","id":"c9"},"z":tru}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool-call-delta","id":"c9"} "z":1}}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":[{"chunk":{"type":"tool-call-delta","id":"c10"}}]}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool-call-delta","id":7}}}`,
+	"{\"type\":\"assistant/chunk\",\"seq\":1,\"time\":0,\"data\":{\"chunk\":{\"type\":\"tool-call-delta\",\"id\":\"\xff\"}}}",
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool-call-delta","id":"c11"}}} `,
+	`{"data":{"chunk":{"type":"tool-call-delta","id":"c12"}},"type":"assistant/chunk","seq":1,"time":0}`,
+	`{"type":"assistant/chunk","seq":1,"time":0,"data":{"chunk":{"type":"tool\u002dcall-delta","id":"c13"}},"x":"tool-call"}`,
+}
+
+// FuzzDecodeChunk: an assistant/chunk record whose data is read in place
+// decodes as it does with every value checked whole first (rec.slow), error
+// messages included.
+func FuzzDecodeChunk(f *testing.F) {
+	for _, s := range chunkSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		for _, mode := range []decodeMode{decodeLazy, decodeEager, decodeShapes} {
+			got, want := record{mode: mode}, record{mode: mode, slow: true}
+			decodeLine(fmtLog, mode, line, &got)
+			decodeEvent(line, &want)
+			got.walked, want.walked, want.slow = false, false, false
+			if g, w := recordText(&got), recordText(&want); g != w {
+				t.Fatalf("%q (mode %d):\nin place %s\nchecked  %s", line, mode, g, w)
+			}
+		}
+	})
+}

@@ -557,6 +557,12 @@ func (r *ObjectReader) Err() error { return r.err }
 // Offset is the reader's position in the input.
 func (r *ObjectReader) Offset() int { return r.i }
 
+// Rest is the input from the reader's position on (the current value first).
+func (r *ObjectReader) Rest() []byte { return r.d[r.i:] }
+
+// Input is the whole input the reader walks (Offset indexes it).
+func (r *ObjectReader) Input() []byte { return r.d }
+
 // EnterObject returns a reader over the current value, which must be an
 // object; LeaveObject must be called with it once it is exhausted.
 func (r *ObjectReader) EnterObject() (ObjectReader, bool) {
