@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -223,9 +224,9 @@ type Options struct {
 // plural formats "1 call" / "2 calls".
 func plural(n int, one, many string) string {
 	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return strconv.Itoa(n) + " " + many
 }
 
 // location is log:line.

@@ -136,21 +136,28 @@ func (s *textSink) Close(t *Totals) error {
 		if l.notALog && status != "ERR " && status != "FAIL" {
 			status = "skip"
 		}
+		// One line a log, thousands for a tree: written piece by piece.
+		w.WriteString(status)
+		w.WriteByte(' ')
+		w.WriteString(logformat.QuoteName(l.file))
 		if l.notALog {
-			fmt.Fprintf(w, "%s %s (not a session log", status, logformat.QuoteName(l.file))
+			w.WriteString(" (not a session log")
 		} else {
-			fmt.Fprintf(w, "%s %s (%s", status, logformat.QuoteName(l.file), plural(l.calls, "call", "calls"))
+			w.WriteString(" (")
+			w.WriteString(plural(l.calls, "call", "calls"))
 		}
 		if len(l.findings) > 0 {
-			fmt.Fprintf(w, ", %s", plural(len(l.findings), "finding", "findings"))
+			w.WriteString(", ")
+			w.WriteString(plural(len(l.findings), "finding", "findings"))
 		}
 		if hidden > 0 {
 			fmt.Fprintf(w, ", %d in clusters below", hidden)
 		}
 		if l.nanos > 0 {
-			fmt.Fprintf(w, ", %s", time.Duration(l.nanos).Round(time.Millisecond))
+			w.WriteString(", ")
+			w.WriteString(time.Duration(l.nanos).Round(time.Millisecond).String())
 		}
-		fmt.Fprintln(w, ")")
+		w.WriteString(")\n")
 		lastCall := "\x00"
 		for i := range rest {
 			f := &rest[i]
