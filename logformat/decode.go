@@ -809,12 +809,14 @@ func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value 
 		blocks := func(r *jsonv.ObjectReader) jsonv.Value {
 			return decodeElems(r, func(a *jsonv.ArrayReader) (jsonv.Value, bool) {
 				// Only tool-call blocks are kept, each copied on its own: the
-				// reasoning and text around them are most of the line.
+				// reasoning and text around them are most of the line. Built
+				// now, not lazily: pairing looks inside every one at once.
 				raw := a.RawValue()
 				if !bytes.Contains(raw, toolCallType) {
 					return jsonv.Value{}, false
 				}
-				return jsonv.Lazy(string(raw), true), true
+				v, _ := jsonv.Parse(raw) // checked already
+				return v, true
 			})
 		}
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
