@@ -110,8 +110,8 @@ var intern = []string{
 
 const knownTypeCount = 49
 
-// The intern table is built on first use, so commands that
-// read no log do not pay for them. The table is a slot's first string and
+// The intern table is built on first use, so commands that read no log do
+// not pay for it. The table is a slot's first string and
 // the next string of each (1 + an index into intern; 0 ends the chain):
 // 1.1 KB, where slices of strings took 24 KB of pages to touch.
 var (
