@@ -1,21 +1,16 @@
 package jsonv
 
-// Reference copies of the scanner as it was before the compact-JSON fast
-// paths: FuzzSkipValueRef checks that the two agree on every input, end
-// offsets and error messages included.
-
-import (
-	"encoding/binary"
-	"math/bits"
-	"unicode/utf8"
-)
+// Reference copies of the raw scanner's value walk as it was before the
+// compact-JSON fast paths (strings are still scanned by scanString):
+// FuzzSkipValueRef checks that the two agree on every input, end offsets
+// and error messages included.
 
 func SkipValueRef(d []byte, i int, strict bool) (int, error) {
 	// Scalars (most members and elements) without the container machinery.
 	i = skipWS(d, i)
 	if i < len(d) {
 		if c := d[i]; c == '"' {
-			end, _, err := scanStringRef(d, i, strict)
+			end, _, err := scanString(d, i, strict)
 			return end, err
 		} else if c == '-' || (c >= '0' && c <= '9') {
 			end, _, err := scanNumberRef(d, i)
@@ -61,7 +56,7 @@ func skipValueRef(d []byte, i int, strict bool) (int, error) {
 			}
 			continue
 		case '"':
-			i, _, err = scanStringRef(d, i, strict)
+			i, _, err = scanString(d, i, strict)
 		case 't':
 			i, err = scanLiteral(d, i, "true")
 		case 'f':
@@ -111,7 +106,7 @@ func skipKeyRef(d []byte, i int, strict bool) (int, error) {
 	if i >= len(d) || d[i] != '"' {
 		return i, &SyntaxError{Offset: i, Msg: "expected a string key"}
 	}
-	i, _, err := scanStringRef(d, i, strict)
+	i, _, err := scanString(d, i, strict)
 	if err != nil {
 		return i, err
 	}
@@ -167,55 +162,4 @@ func scanNumberRef(d []byte, i int) (int, bool, error) {
 	}
 	_ = start
 	return i, simple, nil
-}
-
-func scanStringRef(d []byte, i int, strict bool) (end int, escaped bool, err error) {
-	j := i + 1
-	// Short strings (keys, small values) end within the first word.
-	if j+8 <= len(d) {
-		if m := specialMask(binary.LittleEndian.Uint64(d[j:])); m != 0 {
-			if k := j + bits.TrailingZeros64(m)>>3; d[k] == '"' {
-				return k + 1, false, nil
-			}
-		}
-	}
-	for j < len(d) {
-		base := j
-		next := base + blockSize
-		m := readBitsAt(d, base)
-		for m != 0 {
-			p := base + bits.TrailingZeros64(m)
-			e := p + 1
-			switch c := d[p]; {
-			case c == '\\':
-				n := 0
-				if p+1 < len(d) {
-					n = int(escLen[d[p+1]])
-				}
-				if n != 2 && escapeLen(d, p) == 0 {
-					return scanStringSlow(d, i, strict)
-				}
-				escaped = true
-				e = p + n
-			case c == '"':
-				return p + 1, escaped, nil
-			case c < 0x20:
-				return scanStringSlow(d, i, strict)
-			default: // a run of non-ASCII bytes
-				for e < len(d) && d[e] >= 0x80 {
-					e++
-				}
-				if strict && !utf8.Valid(d[p:e]) {
-					return scanStringSlow(d, i, strict)
-				}
-			}
-			if e-base >= blockSize {
-				next = e
-				break
-			}
-			m &^= 1<<(e-base) - 1
-		}
-		j = next
-	}
-	return scanStringSlow(d, i, strict)
 }
