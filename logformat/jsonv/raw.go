@@ -202,10 +202,8 @@ func SkipValue(d []byte, i int, strict bool) (int, error) {
 			end, _, err := scanString(d, i, strict)
 			return end, err
 		} else if c == '-' || (c >= '0' && c <= '9') {
-			if c != '-' {
-				if j := digitRun(d, i); j >= 0 {
-					return j, nil
-				}
+			if j := digitRun(d, i); j >= 0 {
+				return j, nil
 			}
 			end, _, err := scanNumber(d, i)
 			return end, err
