@@ -17,27 +17,17 @@ import (
 // returns what it read before an error, and looks up the type of an entry
 // whose d_type the file system leaves unknown.
 func readDir(dir string) ([]dirEntry, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	fd, err := rawOpen(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	defer syscall.Close(fd)
+	defer rawClose(fd)
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
 	buf := *bp
 	var ents []dirEntry
 	for {
-		n, err := syscall.Getdents(fd, buf)
-		if err == syscall.EINTR {
-			continue
-		}
+		n, err := rawGetdents(fd, buf)
 		if err != nil {
 			return ents, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
 		}

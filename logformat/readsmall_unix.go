@@ -10,22 +10,15 @@ import "syscall"
 // else (missing, unreadable, not regular, larger, still growing): the
 // caller then reads it the ordinary way, which also reports any error.
 func readSmallFile(path string, max int64, buf []byte) (data []byte, ok bool) {
-	var fd int
-	var err error
-	for {
-		// O_NONBLOCK: opening a FIFO must not wait for a writer (regular
-		// files ignore the flag).
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	// O_NONBLOCK: opening a FIFO must not wait for a writer (regular
+	// files ignore the flag).
+	fd, err := rawOpen(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, false
 	}
-	defer syscall.Close(fd)
+	defer rawClose(fd)
 	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > max {
+	if err := rawFstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > max {
 		return nil, false
 	}
 	// One byte more than the size: a file that grew since fstat fills it.
@@ -35,10 +28,7 @@ func readSmallFile(path string, max int64, buf []byte) (data []byte, ok bool) {
 	buf = buf[:st.Size+1]
 	n := 0
 	for int64(n) < st.Size {
-		m, err := syscall.Read(fd, buf[n:])
-		if err == syscall.EINTR {
-			continue
-		}
+		m, err := rawRead(fd, buf[n:])
 		if err != nil || m == 0 {
 			return nil, false
 		}
