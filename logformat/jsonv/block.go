@@ -120,9 +120,16 @@ func escapeLen(d []byte, i int) int {
 // words the error.
 func scanString(d []byte, i int, strict bool) (end int, escaped bool, err error) {
 	j := i + 1
-	// Short strings (keys, small values) end within the first word.
+	// Short strings (keys, small values) end within the first word, or
+	// the second (most of the rest below 16 bytes: a block mask costs a
+	// call).
 	if j+8 <= len(d) {
-		if m := specialMask(binary.LittleEndian.Uint64(d[j:])); m != 0 {
+		m := specialMask(binary.LittleEndian.Uint64(d[j:]))
+		if m == 0 && j+16 <= len(d) {
+			j += 8
+			m = specialMask(binary.LittleEndian.Uint64(d[j:]))
+		}
+		if m != 0 {
 			if k := j + bits.TrailingZeros64(m)>>3; d[k] == '"' {
 				return k + 1, false, nil
 			}

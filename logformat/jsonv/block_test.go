@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/rand"
@@ -96,6 +97,30 @@ func TestScanStringMatchesSlow(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for n := 0; n < 50000; n++ {
 		checkScanAgrees(t, randomLiteral(r))
+	}
+}
+
+// Every kind of special byte at every place of the first two words (the
+// short strings' fast path) and past them, with the input cut anywhere:
+// the scan agrees with the run-by-run one.
+func TestScanStringShortWords(t *testing.T) {
+	specials := [][]byte{
+		[]byte(`"`), []byte(`\"`), []byte(`\n`), []byte(`\u0041`), []byte(`\x`), // escapes, one invalid
+		{0x01}, {0x1f}, []byte("é"), {0xff}, {0xed, 0xa0, 0x80}, // control, UTF-8, invalid UTF-8
+	}
+	for n := 0; n <= 20; n++ {
+		for _, sp := range specials {
+			for tail := 0; tail <= 12; tail++ {
+				d := []byte{'"'}
+				d = append(d, bytes.Repeat([]byte("a"), n)...)
+				d = append(d, sp...)
+				d = append(d, bytes.Repeat([]byte("b"), tail)...)
+				d = append(d, '"', ',', '"')
+				for cut := 1; cut <= len(d); cut++ {
+					checkScanAgrees(t, d[:cut])
+				}
+			}
+		}
 	}
 }
 
