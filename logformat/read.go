@@ -139,6 +139,21 @@ func ReadSmallFileInto(path string, buf []byte) (data []byte, ok bool) {
 	return readSmallFile(path, smallFileBytes, buf)
 }
 
+// ReadWalkedFileInto is ReadSmallFileInto for a path a directory walk
+// found as a regular file: with a buffer of WalkedBufferBytes it is read
+// through io_uring where the kernel offers it (one system call for open,
+// read and close), with the same result.
+func ReadWalkedFileInto(path string, buf []byte) (data []byte, ok bool) {
+	if path == "-" {
+		return nil, false
+	}
+	return readWalkedFile(path, smallFileBytes, buf)
+}
+
+// WalkedBufferBytes is the capacity ReadWalkedFileInto needs of a buffer
+// to read through io_uring (a small log's limit and one byte).
+func WalkedBufferBytes() int { return int(smallFileBytes) + 1 }
+
 // ReadCallsBytes is ReadCalls for a log already read whole: data is the
 // file's bytes, path names it (and its sidecar, which is read unless
 // opts.NoSidecar says not to).

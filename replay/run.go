@@ -387,7 +387,16 @@ func readSmall(path string, info logformat.PathInfo, ro RunOptions, buf []byte) 
 	if ro.KeepData {
 		buf = nil // the sink keeps the bytes
 	}
-	data, ok := logformat.ReadSmallFileInto(path, buf)
+	var data []byte
+	var ok bool
+	if info.Walked && !ro.KeepData {
+		if cap(buf) < logformat.WalkedBufferBytes() {
+			buf = make([]byte, 0, logformat.WalkedBufferBytes())
+		}
+		data, ok = logformat.ReadWalkedFileInto(path, buf)
+	} else {
+		data, ok = logformat.ReadSmallFileInto(path, buf)
+	}
 	if !ok {
 		return nil, buf
 	}
