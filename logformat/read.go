@@ -139,18 +139,17 @@ func ReadSmallFileInto(path string, buf []byte) (data []byte, ok bool) {
 	return readSmallFile(path, smallFileBytes, buf)
 }
 
-// ReadWalkedFileInto is ReadSmallFileInto for a path a directory walk
-// found as a regular file: with a buffer of WalkedBufferBytes it is read
-// through io_uring where the kernel offers it (one system call for open,
-// read and close), with the same result.
-func ReadWalkedFileInto(path string, buf []byte) (data []byte, ok bool) {
-	if path == "-" {
-		return nil, false
-	}
-	return readWalkedFile(path, smallFileBytes, buf)
+// ReadWalkedFiles reads paths a directory walk found as regular files,
+// paths[k] into bufs[k] (of capacity WalkedBufferBytes), through io_uring
+// where the kernel offers it: up to eight with one system call. data[k] is
+// the log read whole, or nil where the caller is to read it the ordinary
+// way, into bufs[k]; that is nil too when the kernel may still write into
+// the buffer it was.
+func ReadWalkedFiles(paths []string, bufs, data [][]byte) {
+	readWalkedFiles(paths, smallFileBytes, bufs, data)
 }
 
-// WalkedBufferBytes is the capacity ReadWalkedFileInto needs of a buffer
+// WalkedBufferBytes is the capacity ReadWalkedFiles needs of a buffer
 // to read through io_uring (a small log's limit and one byte).
 func WalkedBufferBytes() int { return int(smallFileBytes) + 1 }
 

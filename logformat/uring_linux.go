@@ -11,16 +11,17 @@ import (
 	"unsafe"
 )
 
-// A small log found by a walk is read through io_uring where the kernel
-// offers it: open, read, a one-byte read that must find the end, and close
-// go in as one chain with one system call, where the syscall package takes
-// four (open, fstat, read, close). On a virtual machine whose every system
-// call costs about 1 µs before it does anything, that is 10.5 µs a file
-// against 7.9. Nothing changes in what is read: a file is taken whole only
-// when the read stops short of the buffer and the next read finds its end;
-// anything else (an error, a file over the limit or still growing, an empty
-// read, which a FIFO gives too) is read again the ordinary way, which also
-// words any error.
+// Small logs a walk found are read through io_uring where the kernel
+// offers it: each file's open, read, a one-byte read that must find the
+// end, and close go in as one linked chain, up to uringSlots files with one
+// system call, where the syscall package takes four calls a file (open,
+// fstat, read, close). On a virtual machine whose every system call costs
+// about 1 µs before it does anything, a file costs 5.0 µs in batches of
+// eight against 10.5 (7.9 alone). Nothing changes in what is read: a file
+// is taken whole only when its read stops short of the buffer and the next
+// read finds its end; anything else (an error, a file over the limit or
+// still growing, an empty read, which a FIFO gives too) is read again the
+// ordinary way, which also words any error.
 
 // io_uring ABI (include/uapi/linux/io_uring.h).
 const (
@@ -43,7 +44,9 @@ const (
 	uringOffCQRing = 0x8000000
 	uringOffSQEs   = 0x10000000
 
-	uringEntries = 4 // one chain: open, read, read, close
+	uringChain   = 4 // one file's chain: open, read, read, close
+	uringSlots   = 8 // files one submission reads
+	uringEntries = uringChain * uringSlots
 )
 
 type uringSQOffsets struct {
@@ -88,8 +91,8 @@ type uringCQE struct {
 	flags    uint32
 }
 
-// uring is one ring with one registered file slot; one goroutine uses it
-// at a time.
+// uring is one ring with uringSlots registered file slots; one goroutine
+// uses it at a time.
 type uring struct {
 	fd      int
 	sqTail  *uint32
@@ -100,7 +103,7 @@ type uring struct {
 	cqTail  *uint32
 	cqMask  uint32
 	cqes    []uringCQE
-	one     [1]byte // the end-finding read's target
+	one     [uringSlots]byte // the end-finding reads' targets
 }
 
 func newURing() (*uring, error) {
@@ -137,10 +140,13 @@ func newURing() (*uring, error) {
 	if p.sqEntries < uringEntries || p.cqEntries < uringEntries {
 		return fail(syscall.EINVAL)
 	}
-	// One sparse slot for the file the chain opens (a direct descriptor:
-	// the read and the close name the slot, not an fd).
-	slot := [1]int32{-1}
-	if _, _, e := syscall.RawSyscall6(sysIOURingRegister, uintptr(u.fd), uringRegisterFiles, uintptr(unsafe.Pointer(&slot[0])), 1, 0, 0); e != 0 {
+	// A sparse slot for each file a submission opens (a direct descriptor:
+	// the reads and the close name the slot, not an fd).
+	var slots [uringSlots]int32
+	for i := range slots {
+		slots[i] = -1
+	}
+	if _, _, e := syscall.RawSyscall6(sysIOURingRegister, uintptr(u.fd), uringRegisterFiles, uintptr(unsafe.Pointer(&slots[0])), uringSlots, 0, 0); e != 0 {
 		return fail(e)
 	}
 	return u, nil
@@ -154,35 +160,48 @@ func (u *uring) push(s uringSQE) {
 	atomic.StoreUint32(u.sqTail, tail+1) // publishes the entry
 }
 
-// readWhole reads the regular file at path whole into buf (its length); ok
-// is false for anything but a read that stopped short of the buffer, was
-// not empty, and was followed by end of file. tainted says the kernel may
-// still write into buf (an io_uring_enter error left the chain in flight):
-// the caller must not use buf again.
-func (u *uring) readWhole(path string, buf []byte) (n int, ok, tainted bool) {
-	p, err := syscall.BytePtrFromString(path)
-	if err != nil || len(buf) == 0 {
-		return 0, false, false
+// readWhole reads each regular file paths[k] whole into bufs[k] (its
+// length), at most uringSlots of them with one system call; n[k] is what
+// was read, or -1 for anything but a read that stopped short of its
+// buffer, was not empty, and was followed by end of file. tainted says the
+// kernel may still write into the buffers (an io_uring_enter error left
+// chains in flight): the caller must not use them again.
+func (u *uring) readWhole(paths []string, bufs [][]byte, n []int) (tainted bool) {
+	if len(paths) > uringSlots {
+		panic("logformat: more files than io_uring slots")
 	}
-	// Chain: open into slot 0 (its failure cancels the rest), read from the
-	// file position, a one-byte read that must find the end, close the slot
-	// whatever the reads gave (a short read would end a soft link).
-	u.push(uringSQE{opcode: uringOpOpenat, flags: uringLink, fd: atFDCWDInt, addr: uint64(uintptr(unsafe.Pointer(p))),
-		opFlags: syscall.O_RDONLY | syscall.O_NONBLOCK, fileIndex: 1, userData: 0})
-	u.push(uringSQE{opcode: uringOpRead, flags: uringFixedFile | uringHardLink, fd: 0, off: ^uint64(0),
-		addr: uint64(uintptr(unsafe.Pointer(&buf[0]))), len: uint32(len(buf)), userData: 1})
-	u.push(uringSQE{opcode: uringOpRead, flags: uringFixedFile | uringHardLink, fd: 0, off: ^uint64(0),
-		addr: uint64(uintptr(unsafe.Pointer(&u.one[0]))), len: 1, userData: 2})
-	u.push(uringSQE{opcode: uringOpClose, fileIndex: 1, userData: 3})
+	ptrs := make([]*byte, len(paths))
+	queued := 0
+	for k, path := range paths {
+		n[k] = -1
+		p, err := syscall.BytePtrFromString(path)
+		if err != nil || len(bufs[k]) == 0 {
+			continue
+		}
+		ptrs[k] = p
+		// Chain: open into slot k (its failure cancels the rest), read from
+		// the file position, a one-byte read that must find the end, close
+		// the slot whatever the reads gave (a short read would end a soft
+		// link). userData is the file and the step.
+		slot, id := uint32(k), uint64(k*uringChain)
+		u.push(uringSQE{opcode: uringOpOpenat, flags: uringLink, fd: atFDCWDInt, addr: uint64(uintptr(unsafe.Pointer(p))),
+			opFlags: syscall.O_RDONLY | syscall.O_NONBLOCK, fileIndex: slot + 1, userData: id})
+		u.push(uringSQE{opcode: uringOpRead, flags: uringFixedFile | uringHardLink, fd: int32(slot), off: ^uint64(0),
+			addr: uint64(uintptr(unsafe.Pointer(&bufs[k][0]))), len: uint32(len(bufs[k])), userData: id + 1})
+		u.push(uringSQE{opcode: uringOpRead, flags: uringFixedFile | uringHardLink, fd: int32(slot), off: ^uint64(0),
+			addr: uint64(uintptr(unsafe.Pointer(&u.one[k]))), len: 1, userData: id + 2})
+		u.push(uringSQE{opcode: uringOpClose, fileIndex: slot + 1, userData: id + 3})
+		queued += uringChain
+	}
 	var res [uringEntries]int32
-	for got := 0; got < uringEntries; {
-		// Submits what is queued (the chain, the first time) and waits
-		// for the rest of its completions.
-		_, _, e := syscall.RawSyscall6(sysIOURingEnter, uintptr(u.fd), uringEntries, uintptr(uringEntries-got), uringEnterGetEvents, 0, 0)
+	for got := 0; got < queued; {
+		// Submits what is queued (the chains, the first time) and waits
+		// for the rest of their completions.
+		_, _, e := syscall.RawSyscall6(sysIOURingEnter, uintptr(u.fd), uintptr(queued), uintptr(queued-got), uringEnterGetEvents, 0, 0)
 		if e != 0 && e != syscall.EINTR {
 			syscall.Close(u.fd)
 			u.fd = -1
-			return 0, false, true
+			return true
 		}
 		head := atomic.LoadUint32(u.cqHead)
 		for tail := atomic.LoadUint32(u.cqTail); head != tail; head++ {
@@ -194,13 +213,18 @@ func (u *uring) readWhole(path string, buf []byte) (n int, ok, tainted bool) {
 		}
 		atomic.StoreUint32(u.cqHead, head)
 	}
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buf)
-	n = int(res[1])
-	if res[0] < 0 || n <= 0 || n >= len(buf) || res[2] != 0 {
-		return 0, false, false
+	runtime.KeepAlive(ptrs)
+	runtime.KeepAlive(bufs)
+	for k := range paths {
+		if ptrs[k] == nil {
+			continue
+		}
+		r := res[k*uringChain : (k+1)*uringChain]
+		if read := int(r[1]); r[0] >= 0 && read > 0 && read < len(bufs[k]) && r[2] == 0 {
+			n[k] = read
+		}
 	}
-	return n, true, false
+	return false
 }
 
 // atFDCWDInt is AT_FDCWD as the sqe's fd field holds it.
@@ -254,24 +278,41 @@ func putURing(u *uring) {
 	uringFree <- u
 }
 
-// readWalkedFile is readSmallFile for a path a walk found as a regular
-// file, through io_uring when it can; buf must have room for max+1 bytes
-// for that (else, or without io_uring, it is readSmallFile).
-func readWalkedFile(path string, max int64, buf []byte) ([]byte, bool) {
-	if int64(cap(buf)) < max+1 {
-		return readSmallFile(path, max, buf)
+// readWalkedFiles reads paths[k] into bufs[k] (each with room for max+1
+// bytes) through io_uring, up to uringSlots files with one system call;
+// data[k] is the file read whole, or nil where the caller is to read it the
+// ordinary way (no io_uring, or not a whole non-empty regular file) and,
+// when bufs[k] is nil too, into a buffer of its own (the kernel may still
+// write into the one it had).
+func readWalkedFiles(paths []string, max int64, bufs, data [][]byte) {
+	for k := range data {
+		data[k] = nil
 	}
 	u := getURing()
 	if u == nil {
-		return readSmallFile(path, max, buf)
+		return
 	}
-	n, ok, tainted := u.readWhole(path, buf[:max+1])
+	var n [uringSlots]int
+	for i := 0; i < len(paths); i += uringSlots {
+		j := min(i+uringSlots, len(paths))
+		views := make([][]byte, j-i)
+		for k := i; k < j; k++ {
+			if int64(cap(bufs[k])) >= max+1 {
+				views[k-i] = bufs[k][:max+1]
+			}
+		}
+		if u.readWhole(paths[i:j], views, n[:j-i]) {
+			for k := i; k < len(paths); k++ {
+				bufs[k] = nil
+			}
+			putURing(u)
+			return
+		}
+		for k := i; k < j; k++ {
+			if n[k-i] >= 0 {
+				data[k] = bufs[k][:n[k-i]]
+			}
+		}
+	}
 	putURing(u)
-	if tainted {
-		buf = nil
-	}
-	if !ok {
-		return readSmallFile(path, max, buf)
-	}
-	return buf[:n], true
 }

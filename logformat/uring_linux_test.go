@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,6 +52,19 @@ func uringFiles(t *testing.T, max int) map[string]string {
 	return paths
 }
 
+// readWalkedFile reads one walked path as the verify pool does: through
+// io_uring, and the ordinary way where that gave nothing.
+func readWalkedFile(path string, max int64, buf []byte) ([]byte, bool) {
+	bufs, data := [][]byte{buf}, [][]byte{nil}
+	if int64(cap(buf)) >= max+1 {
+		readWalkedFiles([]string{path}, max, bufs, data)
+	}
+	if data[0] == nil {
+		return readSmallFile(path, max, bufs[0])
+	}
+	return data[0], true
+}
+
 // Through io_uring or not, a walked path reads exactly as readSmallFile
 // reads it: the same bytes, the same refusals.
 func TestReadWalkedMatchesReadSmall(t *testing.T) {
@@ -68,8 +82,9 @@ func TestReadWalkedMatchesReadSmall(t *testing.T) {
 	}
 }
 
-// The chain itself: a regular file is read whole with one io_uring_enter,
-// and every other kind is refused (for readSmallFile to look at again).
+// The chains themselves: regular files are read whole, up to uringSlots
+// with one io_uring_enter, and every other kind is refused (for
+// readSmallFile to look at again).
 func TestURingReadWhole(t *testing.T) {
 	u, err := newURing()
 	if err != nil {
@@ -79,22 +94,71 @@ func TestURingReadWhole(t *testing.T) {
 	const max = 64 << 10
 	files := uringFiles(t, max)
 	wantOK := map[string]bool{"one-byte": true, "small": true, "page": true, "max-1": true, "max": true, "link to a file": true}
-	buf := make([]byte, max+1)
-	for round := 0; round < 3; round++ { // the ring and its slot are reused
-		for name, p := range files {
-			n, ok, tainted := u.readWhole(p, buf)
-			if tainted {
-				t.Fatalf("%s: the ring failed", name)
-			}
-			if ok != wantOK[name] {
-				t.Fatalf("%s: ok %v, want %v", name, ok, wantOK[name])
-			}
-			if ok {
-				want, _ := os.ReadFile(p)
-				if !bytes.Equal(buf[:n], want) {
-					t.Fatalf("%s: %d bytes differ from the file's %d", name, n, len(want))
+	var names []string
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for round := 0; round < 3; round++ { // the ring and its slots are reused
+		for size := 1; size <= uringSlots; size++ {
+			for i := 0; i < len(names); i += size {
+				batch := names[i:min(i+size, len(names))]
+				paths := make([]string, len(batch))
+				bufs := make([][]byte, len(batch))
+				n := make([]int, len(batch))
+				for k, name := range batch {
+					paths[k] = files[name]
+					bufs[k] = make([]byte, max+1)
+				}
+				if u.readWhole(paths, bufs, n) {
+					t.Fatalf("%v: the ring failed", batch)
+				}
+				for k, name := range batch {
+					if (n[k] >= 0) != wantOK[name] {
+						t.Fatalf("%s (batch of %d): read %d, want whole: %v", name, len(batch), n[k], wantOK[name])
+					}
+					if n[k] >= 0 {
+						want, _ := os.ReadFile(paths[k])
+						if !bytes.Equal(bufs[k][:n[k]], want) {
+							t.Fatalf("%s: %d bytes differ from the file's %d", name, n[k], len(want))
+						}
+					}
 				}
 			}
+		}
+	}
+}
+
+// A batch of walked files, more than a submission holds, reads as each
+// file alone would.
+func TestReadWalkedFilesBatch(t *testing.T) {
+	const max = 64 << 10
+	files := uringFiles(t, max)
+	var paths []string
+	for _, p := range files {
+		paths = append(paths, p, p) // each twice, more than uringSlots in all
+	}
+	sort.Strings(paths)
+	bufs := make([][]byte, len(paths))
+	for k := range bufs {
+		bufs[k] = make([]byte, 0, max+1)
+	}
+	data := make([][]byte, len(paths))
+	readWalkedFiles(paths, max, bufs, data)
+	whole := 0
+	for k, p := range paths {
+		want, ok := readSmallFile(p, max, nil)
+		if data[k] != nil && (!ok || !bytes.Equal(data[k], want)) {
+			t.Fatalf("%s: io_uring read %d bytes, readSmallFile %d, %v", p, len(data[k]), len(want), ok)
+		}
+		if data[k] != nil {
+			whole++
+		}
+	}
+	if u := getURing(); u != nil {
+		putURing(u)
+		if whole != 12 { // six kinds read whole, each twice
+			t.Fatalf("%d read whole through io_uring, want 12", whole)
 		}
 	}
 }
@@ -119,7 +183,7 @@ func TestReadWalkedConcurrent(t *testing.T) {
 			buf := make([]byte, 0, WalkedBufferBytes())
 			for k := range 200 {
 				i := (g*31 + k) % len(paths)
-				data, ok := ReadWalkedFileInto(paths[i], buf)
+				data, ok := readWalkedFile(paths[i], smallFileBytes, buf)
 				want := strings.Repeat(fmt.Sprintf("{\"n\":%d}\n", i), i+1)
 				if !ok || string(data) != want {
 					errs <- fmt.Errorf("goroutine %d, %s: %q, %v", g, paths[i], data, ok)

@@ -340,20 +340,47 @@ type aheadJob struct {
 	path string
 	info logformat.PathInfo
 	out  chan *readAheadResult
+	// data: the log, read by the dispatcher with others in one batch
+	// (into buf, a buffer of the free list); nil when the reader is to
+	// read it.
+	data, buf []byte
 }
+
+// readBatch is the most logs the dispatcher reads with one system call
+// (logformat.ReadWalkedFiles' limit).
+const readBatch = 8
 
 // readAhead hands out the logs next gives, in order, each as a job the
 // readers are already reading; the caller calls taken after each receive
-// from a job's out, to let the readers move on.
+// from a job's out, to let the readers move on. Logs a walk found are read
+// by the dispatcher, as many as are waiting (up to readBatch) with one
+// system call where io_uring is there, and decoded by the readers.
 func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jobs int) (ahead <-chan *aheadJob, taken func()) {
 	readers := readAheadReaders(jobs)
-	slots := make(chan struct{}, readAheadLogs(jobs))
-	queue := make(chan *aheadJob, readAheadLogs(jobs))
+	window := readAheadLogs(jobs)
+	slots := make(chan struct{}, window)
+	queue := make(chan *aheadJob, window)
+	feed := make(chan *aheadJob, readBatch)
 	work := make(chan *aheadJob)
+	// Buffers for the dispatcher's reads, one a job in flight at most.
+	free := make(chan []byte, window+readBatch)
+	getBuf := func() []byte {
+		select {
+		case b := <-free:
+			return b
+		default:
+			return make([]byte, 0, logformat.WalkedBufferBytes())
+		}
+	}
+	putBuf := func(b []byte) {
+		select {
+		case free <- b[:0]:
+		default:
+		}
+	}
 	go func() {
 		defer close(queue)
-		defer close(work)
-		started := 0
+		defer close(feed)
 		for {
 			path, info, ok := next()
 			if !ok {
@@ -362,19 +389,75 @@ func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jo
 			slots <- struct{}{}
 			j := &aheadJob{path: path, info: info, out: make(chan *readAheadResult, 1)}
 			queue <- j
-			// A reader per log up to readers: one log needs one.
-			if started < readers {
-				started++
-				go func() {
-					var buf []byte // reused: what is read from it is copied out
-					for j := range work {
-						var r *readAheadResult
-						r, buf = readSmall(j.path, j.info, ro, buf)
-						j.out <- r
+			feed <- j
+		}
+	}()
+	go func() {
+		defer close(work)
+		started := 0
+		var batch []*aheadJob
+		var paths []string
+		var bufs, data [][]byte
+		for j := range feed {
+			// This job and whatever else is waiting, up to readBatch.
+			batch = append(batch[:0], j)
+		more:
+			for len(batch) < readBatch {
+				select {
+				case j, ok := <-feed:
+					if !ok {
+						break more
 					}
-				}()
+					batch = append(batch, j)
+				default:
+					break more
+				}
 			}
-			work <- j
+			if !ro.KeepData {
+				paths, bufs = paths[:0], bufs[:0]
+				for _, j := range batch {
+					if j.info.Walked {
+						paths = append(paths, j.path)
+						bufs = append(bufs, getBuf())
+					}
+				}
+				if len(paths) > 0 {
+					data = append(data[:0], make([][]byte, len(paths))...)
+					logformat.ReadWalkedFiles(paths, bufs, data)
+					k := 0
+					for _, j := range batch {
+						if !j.info.Walked {
+							continue
+						}
+						if data[k] != nil {
+							j.data, j.buf = data[k], bufs[k]
+						} else if bufs[k] != nil {
+							putBuf(bufs[k])
+						}
+						k++
+					}
+				}
+			}
+			for _, j := range batch {
+				// A reader per log up to readers: one log needs one.
+				if started < readers {
+					started++
+					go func() {
+						var buf []byte // reused: what is read from it is copied out
+						for j := range work {
+							var r *readAheadResult
+							if j.data != nil {
+								r = decodeSmall(j.path, j.info, ro, j.data, time.Now())
+								putBuf(j.buf)
+							} else {
+								r, buf = readSmall(j.path, j.info, ro, buf)
+							}
+							j.out <- r
+						}
+					}()
+				}
+				work <- j
+			}
 		}
 	}()
 	return queue, func() { <-slots }
@@ -387,22 +470,19 @@ func readSmall(path string, info logformat.PathInfo, ro RunOptions, buf []byte) 
 	if ro.KeepData {
 		buf = nil // the sink keeps the bytes
 	}
-	var data []byte
-	var ok bool
-	if info.Walked && !ro.KeepData {
-		if cap(buf) < logformat.WalkedBufferBytes() {
-			buf = make([]byte, 0, logformat.WalkedBufferBytes())
-		}
-		data, ok = logformat.ReadWalkedFileInto(path, buf)
-	} else {
-		data, ok = logformat.ReadSmallFileInto(path, buf)
-	}
+	data, ok := logformat.ReadSmallFileInto(path, buf)
 	if !ok {
 		return nil, buf
 	}
 	if !ro.KeepData {
 		buf = data[:cap(data)]
 	}
+	return decodeSmall(path, info, ro, data, start), buf
+}
+
+// decodeSmall decodes a small log read whole (its calls are copies: data
+// may be read into again).
+func decodeSmall(path string, info logformat.PathInfo, ro RunOptions, data []byte, start time.Time) *readAheadResult {
 	r := &readAheadResult{}
 	if ro.KeepData {
 		r.data = data
@@ -414,7 +494,7 @@ func readSmall(path string, info logformat.PathInfo, ro RunOptions, buf []byte) 
 		return nil
 	})
 	r.nanos = time.Since(start).Nanoseconds()
-	return r, buf
+	return r
 }
 
 // readCallsBytes is logformat.ReadCallsBytes with panics contained.
