@@ -385,3 +385,43 @@ func TestVerifyDirectoryWhileWalkingIt(t *testing.T) {
 		t.Errorf("empty directory: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// Logs a walk found are read through io_uring where the kernel has it; the
+// reports are those of the ordinary reads (DSH_REPLAY_IO_URING=0, in a
+// fresh process: the setting is read once), run after run.
+func TestVerifyDirectoryIOURingLikeSyscalls(t *testing.T) {
+	dirs := []string{"../testdata"}
+	if fx := os.Getenv("DSH_REPLAY_SHARED"); fx != "" {
+		dirs = append(dirs, filepath.Join(fx, "fixtures"))
+	} else if _, err := os.Stat("../../shared/fixtures"); err == nil {
+		dirs = append(dirs, "../../shared/fixtures")
+	}
+	if os.Getenv("DSH_REPLAY_URING_PROBE") != "" {
+		for _, dir := range dirs {
+			out, errs, code := verifyCLI(t, "", "--format", "json", "--deterministic", dir)
+			os.Stdout.WriteString(strconv.Itoa(code) + "\n" + out + errs + "\x00")
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestVerifyDirectoryIOURingLikeSyscalls$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "DSH_REPLAY_URING_PROBE=1", "DSH_REPLAY_IO_URING=0")
+	ref, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the reference run: %v\n%s", err, ref)
+	}
+	want := strings.Split(string(ref), "\x00")
+	if len(want) < len(dirs) {
+		t.Fatalf("the reference run printed %d reports, want %d:\n%s", len(want), len(dirs), ref)
+	}
+	for i, dir := range dirs {
+		for run := 0; run < 5; run++ {
+			out, errs, code := verifyCLI(t, "", "--format", "json", "--deterministic", dir)
+			if got := strconv.Itoa(code) + "\n" + out + errs; !strings.HasSuffix(want[i], got) {
+				t.Fatalf("%s, run %d: the report differs from the ordinary reads'\n--- got\n%s\n--- want\n%s", dir, run, got, want[i])
+			}
+			if strings.Count(out, "\n") < 20 {
+				t.Fatalf("%s: only %d lines of report", dir, strings.Count(out, "\n"))
+			}
+		}
+	}
+}
