@@ -223,6 +223,11 @@ func (u *uring) readWhole(paths []string, bufs [][]byte, n []int) (tainted bool)
 		if read := int(r[1]); r[0] >= 0 && read > 0 && read < len(bufs[k]) && r[2] == 0 {
 			n[k] = read
 		}
+		if r[0] == -int32(syscall.EINVAL) {
+			// A kernel with io_uring but without opens into a registered
+			// slot (before 5.15): every file would be read twice.
+			uringOff.Store(true)
+		}
 	}
 	return false
 }
