@@ -149,6 +149,11 @@ func ReadWalkedFiles(paths []string, bufs, data [][]byte) {
 	readWalkedFiles(paths, smallFileBytes, bufs, data)
 }
 
+// ReadsWalkedFilesAtOnce reports whether ReadWalkedFiles reads anything
+// here (io_uring is there and not turned off); where it does not, a
+// caller need not gather paths and buffers for it.
+func ReadsWalkedFilesAtOnce() bool { return uringReads() }
+
 // WalkedBufferBytes is the capacity ReadWalkedFiles needs of a buffer
 // to read through io_uring (a small log's limit and one byte).
 func WalkedBufferBytes() int { return int(smallFileBytes) + 1 }

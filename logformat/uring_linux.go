@@ -275,6 +275,17 @@ func getURing() *uring {
 	return u
 }
 
+// uringReads reports whether walked logs are read through io_uring (a
+// ring can be had; one made to find out is kept for later).
+func uringReads() bool {
+	u := getURing()
+	if u == nil {
+		return false
+	}
+	putURing(u)
+	return true
+}
+
 func putURing(u *uring) {
 	if u.fd < 0 {
 		uringMade.Add(-1)

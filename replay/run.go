@@ -392,6 +392,8 @@ func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jo
 			feed <- j
 		}
 	}()
+	// Gather logs for the batched reads only where they read anything.
+	batched := !ro.KeepData && logformat.ReadsWalkedFilesAtOnce()
 	go func() {
 		defer close(work)
 		started := 0
@@ -413,7 +415,7 @@ func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jo
 					break more
 				}
 			}
-			if !ro.KeepData {
+			if batched {
 				paths, bufs = paths[:0], bufs[:0]
 				for _, j := range batch {
 					if j.info.Walked {
@@ -422,7 +424,10 @@ func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jo
 					}
 				}
 				if len(paths) > 0 {
-					data = append(data[:0], make([][]byte, len(paths))...)
+					if cap(data) < len(paths) {
+						data = make([][]byte, readBatch)
+					}
+					data = data[:len(paths)]
 					logformat.ReadWalkedFiles(paths, bufs, data)
 					k := 0
 					for _, j := range batch {
