@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 )
 
 // NotASessionLog is the Error kind of a file whose first line is JSON but
@@ -321,6 +324,9 @@ func (w *walker) list(dir string, sub func(p string)) {
 		}
 		logs = append(logs, p)
 	}
+	if len(logs) > 0 && walkedLogs.Add(int64(len(logs))) >= HugeHeapLogs {
+		gctune.HugeHeap()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, p := range logs {
@@ -331,6 +337,18 @@ func (w *walker) list(dir string, sub func(p string)) {
 		}
 	}
 }
+
+// HugeHeapLogs is the number of logs from which a run's heap is worth
+// backing with huge pages (see gctune.HugeHeap). A walk asks as soon as it
+// has found that many: before the walk's own allocations and the first
+// decoded logs have touched the start of the heap in 4 KB pages, which the
+// advice cannot change afterwards (1,900 of a 6,052-log tree's 2,300 page
+// faults when the reader asked at its 16th log; a fault costs 5-20 µs on a
+// virtual machine).
+const HugeHeapLogs = 16
+
+// walkedLogs counts the logs the walks of this process have found.
+var walkedLogs atomic.Int64
 
 // ExpandPaths is Expand without a filter, returning the paths only.
 func ExpandPaths(args []string) ([]string, error) {

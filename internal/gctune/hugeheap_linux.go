@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -17,7 +18,13 @@ const (
 	reserveBytes = 48 << 20
 )
 
-var hugeOnce sync.Once
+var (
+	hugeOnce  sync.Once
+	hugeAsked atomic.Bool
+)
+
+// HugeHeapAsked reports whether HugeHeap has been called in this process.
+func HugeHeapAsked() bool { return hugeAsked.Load() }
 
 // HugeHeap asks the kernel to back the heap arena the program is
 // allocating from with transparent huge pages, where the system leaves
@@ -30,6 +37,7 @@ var hugeOnce sync.Once
 // DSH_REPLAY_HUGEPAGES=0 turns it off.
 func HugeHeap() {
 	hugeOnce.Do(func() {
+		hugeAsked.Store(true)
 		if os.Getenv("DSH_REPLAY_HUGEPAGES") == "0" {
 			return
 		}
