@@ -12,3 +12,12 @@ func rawGetdents(fd int, b []byte) (int, error) {
 		}
 	}
 }
+
+func rawOpenAt(dirfd int, name string, flags int) (int, error) {
+	for {
+		fd, err := syscall.Openat(dirfd, name, flags, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}

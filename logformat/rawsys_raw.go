@@ -33,6 +33,24 @@ func rawOpen(path string, flags int) (int, error) {
 	}
 }
 
+// rawOpenAt opens name relative to the directory open as dirfd.
+func rawOpenAt(dirfd int, name string, flags int) (int, error) {
+	p, err := syscall.BytePtrFromString(name)
+	if err != nil {
+		return -1, err
+	}
+	for {
+		fd, _, e := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(flags), 0, 0, 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return -1, e
+		}
+		return int(fd), nil
+	}
+}
+
 // AT_FDCWD (-100) as the kernel reads the register.
 var atFDCWD = ^uintptr(99)
 

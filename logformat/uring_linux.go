@@ -332,3 +332,49 @@ func readWalkedFiles(paths []string, max int64, bufs, data [][]byte) {
 	}
 	putURing(u)
 }
+
+// openDirs submits the closes of the descriptors closes and the opens of
+// names (nil: not openable) relative to the directory parent, and waits
+// for them all: res[k] is names[k]'s descriptor or -errno. tainted says
+// the ring failed: res holds -1 for what did not complete.
+func (u *uring) openDirs(parent int, names []*byte, res []int32, closes []int) (tainted bool) {
+	if len(names)+len(closes) > uringEntries {
+		panic("logformat: more directory operations than io_uring entries")
+	}
+	queued := 0
+	for k, p := range names {
+		res[k] = -1
+		if p == nil {
+			continue
+		}
+		u.push(uringSQE{opcode: uringOpOpenat, fd: int32(parent), addr: uint64(uintptr(unsafe.Pointer(p))),
+			opFlags: dirFlags, userData: uint64(k)})
+		queued++
+	}
+	for _, fd := range closes {
+		u.push(uringSQE{opcode: uringOpClose, fd: int32(fd), userData: closeTag})
+		queued++
+	}
+	for got := 0; got < queued; {
+		_, _, e := syscall.RawSyscall6(sysIOURingEnter, uintptr(u.fd), uintptr(queued), uintptr(queued-got), uringEnterGetEvents, 0, 0)
+		if e != 0 && e != syscall.EINTR {
+			syscall.Close(u.fd)
+			u.fd = -1
+			return true
+		}
+		head := atomic.LoadUint32(u.cqHead)
+		for tail := atomic.LoadUint32(u.cqTail); head != tail; head++ {
+			c := u.cqes[head&u.cqMask]
+			if c.userData < uint64(len(res)) {
+				res[c.userData] = c.res
+			}
+			got++
+		}
+		atomic.StoreUint32(u.cqHead, head)
+	}
+	runtime.KeepAlive(names)
+	return false
+}
+
+// closeTag is the userData of a close (no open's index).
+const closeTag = ^uint64(0)

@@ -132,9 +132,13 @@ type Inputs struct {
 type walkFS struct {
 	stat    func(string) (fs.FileInfo, error)
 	readDir func(string) ([]dirEntry, error)
+	// listAt, where set, is readDir of a directory already open as fd (or
+	// opened by path when fd is negative), returning the descriptor still
+	// open, or -1 (see readDirAt).
+	listAt func(dir string, fd int) ([]dirEntry, int, error)
 }
 
-var osFS = walkFS{stat: os.Stat, readDir: readDir}
+var osFS = walkFS{stat: os.Stat, readDir: readDir, listAt: listAtOS}
 
 // dirEntry is one entry of a directory listing: its name and type bits
 // (fs.FileMode.Type; a symbolic link is not followed).
@@ -185,7 +189,9 @@ func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
 		}
 		w := walker{root: a, filter: filter, filtered: filtered, fs: fsys, errs: map[string]*Error{}, alone: map[string]bool{},
 			slots: make(chan struct{}, walkers())}
-		w.dir(a)
+		dw := newDirWalk()
+		w.list(a, -1, dw, w.sub)
+		dw.done()
 		w.wg.Wait()
 		if len(w.found) == 0 {
 			msg := "directory holds no session logs (*.jsonl, *.jsonl.zstd)"
@@ -247,27 +253,42 @@ func (w *walker) rel(p string) string {
 	return rel
 }
 
-func (w *walker) dir(dir string) { w.list(dir, w.sub) }
+// walkTree walks the directory dir (open as fd, or -1) on a goroutine of
+// the walk's own.
+func (w *walker) walkTree(dir string, fd int) {
+	dw := newDirWalk()
+	w.list(dir, fd, dw, w.sub)
+	dw.done()
+}
 
-// sub walks the subdirectory p on a goroutine of its own when a slot is
-// free, else in this one.
-func (w *walker) sub(p string) {
+// sub walks the subdirectory p (open as fd, or -1) on a goroutine of its
+// own when a slot is free, else in this one.
+func (w *walker) sub(p string, fd int, dw *dirWalk) {
 	select {
 	case w.slots <- struct{}{}:
 		w.wg.Add(1)
 		go func() {
 			defer func() { <-w.slots; w.wg.Done() }()
-			w.dir(p)
+			w.walkTree(p, fd)
 		}()
 	default:
-		w.dir(p)
+		w.list(p, fd, dw, w.sub)
 	}
 }
 
-// list reads one directory: its logs and bad entries are recorded, and
-// each subdirectory is handed to sub.
-func (w *walker) list(dir string, sub func(p string)) {
-	ents, err := w.fs.readDir(dir)
+// list reads one directory (open as fd, or -1): its logs and bad entries
+// are recorded, and each subdirectory is handed to sub, opened where the
+// file system allows it and dw is not nil (sub is then to list and close
+// it; with a nil dw it is always -1).
+func (w *walker) list(dir string, fd int, dw *dirWalk, sub func(p string, fd int, dw *dirWalk)) {
+	var ents []dirEntry
+	var err error
+	if w.fs.listAt != nil {
+		ents, fd, err = w.fs.listAt(dir, fd)
+	} else {
+		ents, err = w.fs.readDir(dir)
+		fd = -1
+	}
 	if err != nil {
 		// Reported in its place unless --exclude names the directory
 		// (whatever --include says: what it holds is unknown).
@@ -276,7 +297,7 @@ func (w *walker) list(dir string, sub func(p string)) {
 		}
 		// os.ReadDir returns what it read before the error: walk that too.
 	}
-	var logs []string
+	var logs, subs, subNames []string
 	var sidecars map[string]bool // made for the few directories with one
 	for _, d := range ents {
 		// Below the root every directory path is already clean, so
@@ -290,7 +311,8 @@ func (w *walker) list(dir string, sub func(p string)) {
 		}
 		typ := d.typ
 		if typ.IsDir() {
-			sub(p)
+			subs = append(subs, p)
+			subNames = append(subNames, d.name)
 			continue
 		}
 		name := d.name
@@ -328,13 +350,31 @@ func (w *walker) list(dir string, sub func(p string)) {
 		gctune.HugeHeap()
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	for _, p := range logs {
 		w.found = append(w.found, p)
 		// Only a listing read whole vouches for a sidecar's absence.
 		if err == nil && (sidecars == nil || !sidecars[filepath.Base(SidecarPath(p))]) {
 			w.alone[p] = true
 		}
+	}
+	w.mu.Unlock()
+	// The subdirectories are opened before this directory is closed, and
+	// this one is closed before they are walked: a deep tree holds no
+	// descriptor a level.
+	var fds []int
+	if fd >= 0 && dw != nil && len(subs) > 0 {
+		fds = make([]int, len(subs))
+		dw.openAt(fd, subNames, fds)
+	}
+	if fd >= 0 {
+		dw.close(fd)
+	}
+	for i, p := range subs {
+		sfd := -1
+		if fds != nil {
+			sfd = fds[i]
+		}
+		sub(p, sfd, dw)
 	}
 }
 

@@ -67,7 +67,7 @@ func expandStream(a string, filter PathFilter, fsys walkFS) (*Stream, error) {
 	}
 	top := newWalker()
 	var subs []*subtree
-	top.list(a, func(p string) {
+	top.list(a, -1, nil, func(p string, _ int, _ *dirWalk) {
 		subs = append(subs, &subtree{path: p, w: newWalker(), done: make(chan struct{})})
 	})
 	sort.Slice(subs, func(i, j int) bool { return subs[i].path < subs[j].path })
@@ -79,7 +79,7 @@ func expandStream(a string, filter PathFilter, fsys walkFS) (*Stream, error) {
 			running <- struct{}{}
 			go func() {
 				defer func() { <-running }()
-				s.w.dir(s.path)
+				s.w.walkTree(s.path, -1)
 				s.w.wg.Wait()
 				sort.Strings(s.w.found)
 				close(s.done)
