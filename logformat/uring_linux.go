@@ -294,12 +294,13 @@ func putURing(u *uring) {
 	uringFree <- u
 }
 
-// readWalkedFiles reads paths[k] into bufs[k] (each with room for max+1
-// bytes) through io_uring, up to uringSlots files with one system call;
-// data[k] is the file read whole, or nil where the caller is to read it the
-// ordinary way (no io_uring, or not a whole non-empty regular file) and,
-// when bufs[k] is nil too, into a buffer of its own (the kernel may still
-// write into the one it had).
+// readWalkedFiles reads paths[k] into bufs[k] (into up to max+1 bytes of
+// its capacity: a file that fills them is not read whole) through
+// io_uring, up to uringSlots files with one system call; data[k] is the
+// file read whole, or nil where the caller is to read it the ordinary way
+// (no io_uring, or not a whole non-empty regular file that fits) and, when
+// bufs[k] is nil too, into a buffer of its own (the kernel may still write
+// into the one it had).
 func readWalkedFiles(paths []string, max int64, bufs, data [][]byte) {
 	for k := range data {
 		data[k] = nil
@@ -313,8 +314,8 @@ func readWalkedFiles(paths []string, max int64, bufs, data [][]byte) {
 		j := min(i+uringSlots, len(paths))
 		views := make([][]byte, j-i)
 		for k := i; k < j; k++ {
-			if int64(cap(bufs[k])) >= max+1 {
-				views[k-i] = bufs[k][:max+1]
+			if c := int64(cap(bufs[k])); c > 0 {
+				views[k-i] = bufs[k][:min(c, max+1)]
 			}
 		}
 		if u.readWhole(paths[i:j], views, n[:j-i]) {

@@ -219,3 +219,41 @@ func TestURingOffByEnv(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
+
+// A buffer smaller than the limit reads whole only what fits in it with
+// the byte that proves the end; a file that fills it is left to the
+// ordinary read, with the buffer still the caller's.
+func TestReadWalkedFilesSmallBuffer(t *testing.T) {
+	if !uringReads() {
+		t.Skip("no io_uring here: nothing is read through it")
+	}
+	const bufCap = 4 << 10
+	dir := t.TempDir()
+	sizes := []int{1, bufCap - 1, bufCap, 3 * bufCap}
+	var paths []string
+	for _, n := range sizes {
+		p := filepath.Join(dir, fmt.Sprintf("f%d.jsonl", n))
+		if err := os.WriteFile(p, bytes.Repeat([]byte{'x'}, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	bufs := make([][]byte, len(paths))
+	for k := range bufs {
+		bufs[k] = make([]byte, 0, bufCap)
+	}
+	data := make([][]byte, len(paths))
+	readWalkedFiles(paths, smallFileBytes, bufs, data)
+	for k, n := range sizes {
+		whole := n < bufCap
+		if (data[k] != nil) != whole {
+			t.Errorf("%d bytes into a %d-byte buffer: read whole %v, want %v", n, bufCap, data[k] != nil, whole)
+		}
+		if data[k] != nil && len(data[k]) != n {
+			t.Errorf("%d bytes: read %d", n, len(data[k]))
+		}
+		if bufs[k] == nil {
+			t.Errorf("%d bytes: the buffer was taken back (the ring did not fail)", n)
+		}
+	}
+}

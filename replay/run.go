@@ -338,44 +338,25 @@ type aheadJob struct {
 	path string
 	info logformat.PathInfo
 	out  chan *readAheadResult
-	// data: the log, read by the dispatcher with others in one batch
-	// (into buf, a buffer of the free list); nil when the reader is to
-	// read it.
-	data, buf []byte
 }
 
-// readBatch is the most logs the dispatcher reads with one system call
-// (logformat.ReadWalkedFiles' limit).
+// readBatch is the most logs a reader takes at once, and reads with one
+// system call (logformat.ReadWalkedFiles' limit).
 const readBatch = 8
 
 // readAhead hands out the logs next gives, in order, each as a job the
 // readers are already reading; the caller calls taken after each receive
-// from a job's out, to let the readers move on. Logs a walk found are read
-// by the dispatcher, as many as are waiting (up to readBatch) with one
-// system call where io_uring is there, and decoded by the readers.
+// from a job's out, to let the readers move on. The readers take the logs
+// in batches of as many as are waiting (up to readBatch): each reads the
+// walked logs of its batch with one system call where io_uring is there,
+// into buffers of its own, and decodes them in turn.
 func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jobs int) (ahead <-chan *aheadJob, taken func()) {
 	readers := readAheadReaders(jobs)
 	window := readAheadLogs(jobs)
 	slots := make(chan struct{}, window)
 	queue := make(chan *aheadJob, window)
 	feed := make(chan *aheadJob, readBatch)
-	work := make(chan *aheadJob)
-	// Buffers for the dispatcher's reads, one a job in flight at most.
-	free := make(chan []byte, window+readBatch)
-	getBuf := func() []byte {
-		select {
-		case b := <-free:
-			return b
-		default:
-			return make([]byte, 0, logformat.WalkedBufferBytes())
-		}
-	}
-	putBuf := func(b []byte) {
-		select {
-		case free <- b[:0]:
-		default:
-		}
-	}
+	work := make(chan []*aheadJob)
 	go func() {
 		defer close(queue)
 		defer close(feed)
@@ -390,17 +371,15 @@ func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jo
 			feed <- j
 		}
 	}()
-	// Gather logs for the batched reads only where they read anything.
+	// Batched reads only where they read anything.
 	batched := !ro.KeepData && logformat.ReadsWalkedFilesAtOnce()
 	go func() {
 		defer close(work)
 		started := 0
-		var batch []*aheadJob
-		var paths []string
-		var bufs, data [][]byte
 		for j := range feed {
 			// This job and whatever else is waiting, up to readBatch.
-			batch = append(batch[:0], j)
+			batch := make([]*aheadJob, 1, readBatch)
+			batch[0] = j
 		more:
 			for len(batch) < readBatch {
 				select {
@@ -413,57 +392,63 @@ func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jo
 					break more
 				}
 			}
-			if batched {
-				paths, bufs = paths[:0], bufs[:0]
-				for _, j := range batch {
-					if j.info.Walked {
-						paths = append(paths, j.path)
-						bufs = append(bufs, getBuf())
-					}
-				}
-				if len(paths) > 0 {
-					if cap(data) < len(paths) {
-						data = make([][]byte, readBatch)
-					}
-					data = data[:len(paths)]
-					logformat.ReadWalkedFiles(paths, bufs, data)
-					k := 0
-					for _, j := range batch {
-						if !j.info.Walked {
-							continue
-						}
-						if data[k] != nil {
-							j.data, j.buf = data[k], bufs[k]
-						} else if bufs[k] != nil {
-							putBuf(bufs[k])
-						}
-						k++
-					}
-				}
+			// A reader per batch up to readers.
+			if started < readers {
+				started++
+				go readBatches(work, ro, batched)
 			}
-			for _, j := range batch {
-				// A reader per log up to readers: one log needs one.
-				if started < readers {
-					started++
-					go func() {
-						var buf []byte // reused: what is read from it is copied out
-						for j := range work {
-							var r *readAheadResult
-							if j.data != nil {
-								r = decodeSmall(j.path, j.info, ro, j.data, time.Now())
-								putBuf(j.buf)
-							} else {
-								r, buf = readSmall(j.path, j.info, ro, buf)
-							}
-							j.out <- r
-						}
-					}()
-				}
-				work <- j
-			}
+			work <- batch
 		}
 	}()
 	return queue, func() { <-slots }
+}
+
+// readBatches is a reader: it reads and decodes the batches of work.
+func readBatches(work <-chan []*aheadJob, ro RunOptions, batched bool) {
+	var buf []byte // reused: what is read from it is copied out
+	var paths []string
+	var bufs, data [][]byte
+	var own [readBatch][]byte // the batched reads' buffers, kept
+	for batch := range work {
+		data = data[:0]
+		if batched {
+			paths, bufs = paths[:0], bufs[:0]
+			for _, j := range batch {
+				if j.info.Walked {
+					k := len(paths)
+					if own[k] == nil {
+						own[k] = make([]byte, 0, logformat.WalkedBufferBytes())
+					}
+					paths = append(paths, j.path)
+					bufs = append(bufs, own[k])
+				}
+			}
+			if len(paths) > 0 {
+				data = append(data, make([][]byte, len(paths))...)
+				logformat.ReadWalkedFiles(paths, bufs, data)
+				for k := range bufs {
+					if bufs[k] == nil {
+						own[k] = nil // the kernel may still write into it
+					}
+				}
+			}
+		}
+		k := 0
+		for _, j := range batch {
+			var r *readAheadResult
+			var d []byte
+			if batched && j.info.Walked {
+				d = data[k]
+				k++
+			}
+			if d != nil {
+				r = decodeSmall(j.path, j.info, ro, d, time.Now())
+			} else {
+				r, buf = readSmall(j.path, j.info, ro, buf)
+			}
+			j.out <- r
+		}
+	}
 }
 
 // readSmall reads a small regular file's calls (nil when it is not one)
