@@ -21,7 +21,7 @@
 #               median and lists every run's wall time
 #   NODE        Node for the yardstick rows (default: node on PATH)
 #   BENCH_TREE_COPIES  copies of ../shared/fixtures in the many-small-logs
-#               tree (default 34: about 6,000 logs, 91 MB)
+#               tree (default 34: about 6,000 logs, 67 MB of them)
 #   BENCH_START_RUNS   paired runs of each start-up row (default 21)
 #   BENCH_TREE_PAIRS   paired runs of the tree against Node (default 9)
 #   DSH_REPLAY_UPSTREAM  a prepared upstream tree (../shared/upstream/prepare.sh):
