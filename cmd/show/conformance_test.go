@@ -45,7 +45,7 @@ func conformanceLog(t *testing.T, dir string, i int, rec jsonv.Value) string {
 		resultData = resultData.With("meta", meta)
 	}
 	ev := func(seq int, typ string, data jsonv.Value, extra ...jsonv.Member) string {
-		ms := append([]jsonv.Member{jsonv.M("type", jsonv.Str(typ)), jsonv.M("seq", jsonv.Int(seq)), jsonv.M("time", jsonv.Int(1785000000000+seq)), jsonv.M("data", data)}, extra...)
+		ms := append([]jsonv.Member{jsonv.M("type", jsonv.Str(typ)), jsonv.M("seq", jsonv.Int(seq)), jsonv.M("time", jsonv.Num(1785000000000+float64(seq))), jsonv.M("data", data)}, extra...)
 		return jsonv.Stringify(jsonv.Obj(ms...))
 	}
 	lines := []string{

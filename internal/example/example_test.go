@@ -51,9 +51,9 @@ func build(t *testing.T) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"type":"session","version":0,"id":"0b6c7d0e-5f1a-4c39-9e0b-3f7a2d1c9e42","createdAt":1767225600000,"cwd":"/repo","delegationDepth":0}` + "\n")
 	seq := 0
-	time := 1767225600000
+	time := int64(1767225600000) // ms: past 32 bits
 	ev := func(typ string, data jsonv.Value, extra ...jsonv.Member) {
-		ms := []jsonv.Member{jsonv.M("type", jsonv.Str(typ)), jsonv.M("seq", jsonv.Int(seq)), jsonv.M("time", jsonv.Int(time)), jsonv.M("data", data)}
+		ms := []jsonv.Member{jsonv.M("type", jsonv.Str(typ)), jsonv.M("seq", jsonv.Int(seq)), jsonv.M("time", jsonv.Num(float64(time))), jsonv.M("data", data)}
 		ms = append(ms, extra...)
 		b.WriteString(jsonv.Stringify(jsonv.Obj(ms...)) + "\n")
 		seq++
