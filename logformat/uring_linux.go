@@ -160,6 +160,33 @@ func (u *uring) push(s uringSQE) {
 	atomic.StoreUint32(u.sqTail, tail+1) // publishes the entry
 }
 
+// wait submits the queued entries and waits for their completions,
+// each one's result into res[userData] where that is an index of res. A
+// failed io_uring_enter closes the ring and says so (tainted: entries may
+// still be in flight).
+func (u *uring) wait(queued int, res []int32) (tainted bool) {
+	for got := 0; got < queued; {
+		// Submits what is queued (the first time) and waits for the rest
+		// of the completions.
+		_, _, e := syscall.RawSyscall6(sysIOURingEnter, uintptr(u.fd), uintptr(queued), uintptr(queued-got), uringEnterGetEvents, 0, 0)
+		if e != 0 && e != syscall.EINTR {
+			syscall.Close(u.fd)
+			u.fd = -1
+			return true
+		}
+		head := atomic.LoadUint32(u.cqHead)
+		for tail := atomic.LoadUint32(u.cqTail); head != tail; head++ {
+			c := u.cqes[head&u.cqMask]
+			if c.userData < uint64(len(res)) {
+				res[c.userData] = c.res
+			}
+			got++
+		}
+		atomic.StoreUint32(u.cqHead, head)
+	}
+	return false
+}
+
 // readWhole reads each regular file paths[k] whole into bufs[k] (its
 // length), at most uringSlots of them with one system call; n[k] is what
 // was read, or -1 for anything but a read that stopped short of its
@@ -194,24 +221,8 @@ func (u *uring) readWhole(paths []string, bufs [][]byte, n []int) (tainted bool)
 		queued += uringChain
 	}
 	var res [uringEntries]int32
-	for got := 0; got < queued; {
-		// Submits what is queued (the chains, the first time) and waits
-		// for the rest of their completions.
-		_, _, e := syscall.RawSyscall6(sysIOURingEnter, uintptr(u.fd), uintptr(queued), uintptr(queued-got), uringEnterGetEvents, 0, 0)
-		if e != 0 && e != syscall.EINTR {
-			syscall.Close(u.fd)
-			u.fd = -1
-			return true
-		}
-		head := atomic.LoadUint32(u.cqHead)
-		for tail := atomic.LoadUint32(u.cqTail); head != tail; head++ {
-			c := u.cqes[head&u.cqMask]
-			if c.userData < uringEntries {
-				res[c.userData] = c.res
-			}
-			got++
-		}
-		atomic.StoreUint32(u.cqHead, head)
+	if u.wait(queued, res[:]) {
+		return true
 	}
 	runtime.KeepAlive(ptrs)
 	runtime.KeepAlive(bufs)
@@ -356,25 +367,9 @@ func (u *uring) openDirs(parent int, names []*byte, res []int32, closes []int) (
 		u.push(uringSQE{opcode: uringOpClose, fd: int32(fd), userData: closeTag})
 		queued++
 	}
-	for got := 0; got < queued; {
-		_, _, e := syscall.RawSyscall6(sysIOURingEnter, uintptr(u.fd), uintptr(queued), uintptr(queued-got), uringEnterGetEvents, 0, 0)
-		if e != 0 && e != syscall.EINTR {
-			syscall.Close(u.fd)
-			u.fd = -1
-			return true
-		}
-		head := atomic.LoadUint32(u.cqHead)
-		for tail := atomic.LoadUint32(u.cqTail); head != tail; head++ {
-			c := u.cqes[head&u.cqMask]
-			if c.userData < uint64(len(res)) {
-				res[c.userData] = c.res
-			}
-			got++
-		}
-		atomic.StoreUint32(u.cqHead, head)
-	}
+	tainted = u.wait(queued, res)
 	runtime.KeepAlive(names)
-	return false
+	return tainted
 }
 
 // closeTag is the userData of a close (no open's index).

@@ -65,9 +65,7 @@ func TestWalkByDescriptorMatchesByPath(t *testing.T) {
 	for _, ring := range []bool{true, false} {
 		t.Run(fmt.Sprintf("ring=%v", ring), func(t *testing.T) {
 			if !ring {
-				saved := uringOff.Load()
-				uringOff.Store(true)
-				defer uringOff.Store(saved)
+				withoutRings(t)
 			}
 			for range 3 {
 				got, err := expand([]string{root}, PathFilter{}, osFS)
@@ -117,9 +115,7 @@ func TestDirWalkOpenAt(t *testing.T) {
 	for _, ring := range []bool{true, false} {
 		t.Run(fmt.Sprintf("ring=%v", ring), func(t *testing.T) {
 			if !ring {
-				saved := uringOff.Load()
-				uringOff.Store(true)
-				defer uringOff.Store(saved)
+				withoutRings(t)
 			}
 			parent, err := rawOpen(root, dirFlags)
 			if err != nil {
@@ -177,4 +173,11 @@ func openFDs(t *testing.T) int {
 		}
 	}
 	return n
+}
+
+// withoutRings turns io_uring off until the test ends.
+func withoutRings(t *testing.T) {
+	saved := uringOff.Load()
+	uringOff.Store(true)
+	t.Cleanup(func() { uringOff.Store(saved) })
 }
