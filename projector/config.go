@@ -94,11 +94,23 @@ func ParseConfig(data []byte) (Config, error) {
 // bytes, and /dev/zero or a runaway pipe must fail fast, not fill memory.
 const MaxConfigBytes = 1 << 20
 
-// LoadConfig reads --config FILE (a pipe too, as <(...) gives); an empty
-// path is the shipped defaults.
+// LoadConfig reads --config FILE (a pipe too, as <(...) gives) or inline
+// JSON (an argument starting with "{"); an empty path is the shipped
+// defaults.
 func LoadConfig(path string) (Config, error) {
 	if path == "" {
 		return Config{}, nil
+	}
+	// Inline JSON ('{"host":"dsh"}'): no configuration file is named "{...".
+	if strings.HasPrefix(strings.TrimSpace(path), "{") {
+		if len(path) > MaxConfigBytes {
+			return Config{}, fmt.Errorf("inline configuration larger than %d MiB", MaxConfigBytes>>20)
+		}
+		c, err := ParseConfig([]byte(path))
+		if err != nil {
+			return Config{}, fmt.Errorf("inline configuration: %w", err)
+		}
+		return c, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {

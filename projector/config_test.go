@@ -124,3 +124,13 @@ func TestLoadConfigBounded(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadConfigInline(t *testing.T) {
+	c, err := projector.LoadConfig(` {"host":"dsh","plugins":{"tool-fs-search":{"grepMaxMatches":3}}}`)
+	if err != nil || c.Host != "dsh" || c.PluginOption("tool-fs-search", "grepMaxMatches").Num() != 3 {
+		t.Fatalf("inline config: %+v %v", c, err)
+	}
+	if _, err := projector.LoadConfig(`{"host":`); err == nil || !strings.Contains(err.Error(), "inline configuration") {
+		t.Errorf("broken inline config: %v", err)
+	}
+}

@@ -29,7 +29,7 @@ type Registry struct {
 	// dynamic caches matcher results (nil = no match) so a dynamic tool is
 	// compiled once and lookups are safe from parallel replay workers.
 	mu      sync.Mutex
-	dynamic map[string]*Tool
+	dynamic map[dynKey]*Tool
 }
 
 // NewRegistry builds a registry from families; a duplicate name is an error.
@@ -71,29 +71,49 @@ func (r *Registry) Lookup(name string) *Tool {
 	if t, ok := r.tools[name]; ok {
 		return t
 	}
-	if len(r.matchers) == 0 {
+	return r.matched("", name, r.matchers)
+}
+
+// matched resolves a dynamic name through matchers, caching the answer (nil
+// included) under host and name, so a dynamic tool is compiled once.
+//
+// Locking rule: r.mu is taken only by matched and forget, and neither calls
+// another method of the registry while holding it (matchers are plain
+// functions of the name), so no path takes it twice.
+func (r *Registry) matched(host, name string, matchers []Matcher) *Tool {
+	if len(matchers) == 0 {
 		return nil
 	}
+	key := dynKey{host, name}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if t, ok := r.dynamic[name]; ok {
+	if t, ok := r.dynamic[key]; ok {
 		return t
 	}
 	var found *Tool
-	for _, m := range r.matchers {
-		if t := m(name); t != nil {
-			if t.SchemaErr() != nil {
-				continue
-			}
+	for _, m := range matchers {
+		if t := m(name); t != nil && t.SchemaErr() == nil {
 			found = t
 			break
 		}
 	}
 	if r.dynamic == nil {
-		r.dynamic = map[string]*Tool{}
+		r.dynamic = map[dynKey]*Tool{}
 	}
-	r.dynamic[name] = found
+	r.dynamic[key] = found
 	return found
+}
+
+type dynKey struct{ host, name string }
+
+func (r *Registry) forget(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.dynamic {
+		if k.name == name {
+			delete(r.dynamic, k)
+		}
+	}
 }
 
 // Tools lists the static definitions by name.
@@ -130,9 +150,7 @@ func (r *Registry) Replace(t *Tool) (bool, error) {
 	for _, m := range r.hostTools {
 		delete(m, t.Name) // a plugin's definition is the deployment's, whatever the host
 	}
-	r.mu.Lock()
-	delete(r.dynamic, t.Name)
-	r.mu.Unlock()
+	r.forget(t.Name)
 	return had, nil
 }
 
@@ -157,13 +175,9 @@ func (r *Registry) LookupFor(name, host string) *Tool {
 		if t := r.hostTools[host][name]; t != nil {
 			return t
 		}
-		if _, static := r.tools[name]; !static && len(r.hostMatchers[host]) > 0 {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			for _, m := range r.hostMatchers[host] {
-				if t := m(name); t != nil && t.SchemaErr() == nil {
-					return t
-				}
+		if _, static := r.tools[name]; !static {
+			if t := r.matched(host, name, r.hostMatchers[host]); t != nil {
+				return t
 			}
 		}
 	}

@@ -3,9 +3,16 @@
 package projector_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
+	"github.com/dsh-replay/dsh-replay/projector/builtin"
 
 	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -105,4 +112,92 @@ func TestValidateConcurrently(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestRegistryNoHang looks up unknown, static, host-specific and dynamic
+// names on every path (host pinned and not, each host, concurrently) under
+// a watchdog: a lookup that takes the registry's lock twice deadlocks, and
+// this test then fails with the goroutines' stacks instead of hanging.
+func TestRegistryNoHang(t *testing.T) {
+	for _, pinned := range []string{"", "dsh", "lasmex"} {
+		r, err := builtin.Registry(projector.Config{Host: pinned})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			var wg sync.WaitGroup
+			for i := 0; i < 4; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for _, host := range []string{"", "dsh", "lasmex", "other"} {
+						for _, name := range []string{"no_such_tool", "read", "subagent", "mcp__srv__tool", "agent_explore", ""} {
+							r.LookupFor(name, host)
+							r.Lookup(name)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		}()
+		select {
+		case <-done:
+		case <-time.After(clitest.Watchdog()):
+			t.Fatalf("host %q: registry lookups did not return\n%s", pinned, clitest.Goroutines())
+		}
+		if r.LookupFor("no_such_tool", "dsh") != nil || r.Lookup("no_such_tool") != nil {
+			t.Errorf("host %q: an unknown name resolved", pinned)
+		}
+		if r.LookupFor("read", "dsh") == nil || r.LookupFor("read", "lasmex") == nil {
+			t.Errorf("host %q: read not found", pinned)
+		}
+	}
+}
+
+// TestRegistryLockNotReentered checks the locking rule by reading the
+// source: a method of Registry that takes r.mu calls no other method of the
+// registry (which might take it again).
+func TestRegistryLockNotReentered(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "registry.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv == nil || fn.Body == nil {
+			continue
+		}
+		locks := false
+		var calls []string
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if inner, ok := sel.X.(*ast.SelectorExpr); ok && inner.Sel.Name == "mu" && sel.Sel.Name == "Lock" {
+				locks = true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == fn.Recv.List[0].Names[0].Name {
+				calls = append(calls, sel.Sel.Name)
+			}
+			return true
+		})
+		if locks {
+			checked++
+			if len(calls) > 0 {
+				t.Errorf("%s takes r.mu and calls %v of the registry", fn.Name.Name, calls)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no method of registry.go takes r.mu: the check checks nothing")
+	}
 }

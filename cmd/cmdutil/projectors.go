@@ -24,7 +24,7 @@ func (p *ProjectorFlags) Add(f *pflag.FlagSet) {
 // AddProjectors adds --config and --plugin only, for commands that read no
 // values (show, tools).
 func (p *ProjectorFlags) AddProjectors(f *pflag.FlagSet) {
-	f.StringVar(&p.Config, "config", "", "deployment configuration `FILE` the projectors read (JSON: {\"plugins\": {...}, \"services\": {...}})")
+	f.StringVar(&p.Config, "config", "", "deployment configuration the projectors read: a JSON `FILE` or inline JSON ({\"host\": ..., \"plugins\": {...}, \"services\": {...}})")
 	StringArrayVar(f, &p.Plugins, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
 }
 
