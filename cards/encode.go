@@ -1,6 +1,6 @@
 package cards
 
-import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+import "github.com/dsh-replay/dsh-replay/jsonv"
 
 // fields collects the members of a view in canonical (upstream interface)
 // order; build then emits them in the decoded key order when there is one.

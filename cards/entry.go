@@ -3,7 +3,7 @@ package cards
 import (
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Entry is one call as the renderer sees it: provenance, the presenters'

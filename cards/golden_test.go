@@ -11,7 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // loadEntries reads testdata/entries.jsonl: hand-written calls with explicit

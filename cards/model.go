@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Sections are a card's body as lines, uncollapsed, with diff context (as

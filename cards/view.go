@@ -3,7 +3,7 @@ package cards
 import (
 	"fmt"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Card names of the closed upstream union.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 func TestToolsList(t *testing.T) {

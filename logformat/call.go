@@ -1,6 +1,6 @@
 package logformat
 
-import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+import "github.com/dsh-replay/dsh-replay/jsonv"
 
 // Call is one tool call paired from the log, with provenance.
 type Call struct {

@@ -3,7 +3,7 @@ package logformat
 import (
 	"strconv"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // CallJSONOptions choose the optional parts of AppendCallJSON.

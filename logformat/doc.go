@@ -2,5 +2,5 @@
 // plain JSONL and chained zstd frames, the header and event envelope, packed
 // chunk rows, legacy shapes, projected envelopes, wrapped event streams, torn
 // tails versus corruption, and the pairing of events into tool calls. It also
-// owns the lossless JSON model (subpackage jsonv) and rewriting logs in place.
+// rewrites logs in place. Values are jsonv's (the lossless JSON model).
 package logformat

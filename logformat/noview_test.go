@@ -11,7 +11,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/logformat"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // TestReadCallsBytesHoldsNoView: what ReadCallsBytes returns must not point

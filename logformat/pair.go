@@ -3,7 +3,7 @@ package logformat
 import (
 	"fmt"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Pairing events into calls:

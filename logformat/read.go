@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // DefaultMaxRecordBytes bounds one physical line. Upstream has no limit of

@@ -12,7 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 func td(name string) string { return filepath.Join("..", "testdata", "logformat", name) }

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // SidecarPath is where the values of a log may sit instead of inline:

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Config is the deployment configuration the projectors read (it is not in

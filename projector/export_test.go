@@ -1,6 +1,6 @@
 package projector
 
-import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+import "github.com/dsh-replay/dsh-replay/jsonv"
 
 // UpstreamWalk runs only the upstream walk over the output schema, without
 // the walkDeclared shortcut (tests).

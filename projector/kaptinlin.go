@@ -7,7 +7,7 @@ import (
 
 	"github.com/kaptinlin/jsonschema"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // kschema is a schema compiled by kaptinlin/jsonschema.

@@ -2,7 +2,7 @@
 
 package projector
 
-import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+import "github.com/dsh-replay/dsh-replay/jsonv"
 
 // kschema stands in for kaptinlin's compiled schema: the slim build leaves
 // kaptinlin/jsonschema (and the net/http, YAML and XML it links) to the

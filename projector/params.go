@@ -1,6 +1,6 @@
 package projector
 
-import "github.com/dsh-replay/dsh-replay/logformat/jsonv"
+import "github.com/dsh-replay/dsh-replay/jsonv"
 
 // Param is one entry of a defineTool parameter map (ParameterSchemaSpec):
 // a scalar property {type, description?, enum?}, or any compiled node in

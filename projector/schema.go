@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Schema validation follows upstream validateJsonSchemaValue

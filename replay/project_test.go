@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // ReRecord and verification share one projection: what ReRecord writes

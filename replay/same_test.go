@@ -3,7 +3,7 @@ package replay
 import (
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Same takes the byte-equality fast path on undecoded recorded text and

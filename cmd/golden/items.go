@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Per-call review. A pending unit (a log and its two card goldens, each

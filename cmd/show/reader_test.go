@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // useReader makes show read logs with logformat.ReadCalls, or, while that is

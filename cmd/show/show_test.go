@@ -12,7 +12,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/internal/clitest"
 	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // -update rewrites the golden files; registered only if another test file of

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cmd"
 	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 )

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // testdata/renderuri.jsonl holds renderUri outputs computed by upstream's

@@ -3,7 +3,7 @@ package fs
 import (
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // DiffContext is DIFF_CONTEXT (diff.ts:11).

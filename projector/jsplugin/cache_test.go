@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/internal/gctune"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 

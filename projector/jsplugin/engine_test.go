@@ -6,7 +6,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // FuzzEngineNumberFormat: goja's String(number) and JSON.stringify are

@@ -22,7 +22,7 @@ import (
 	"github.com/go-sourcemap/sourcemap"
 
 	"github.com/dsh-replay/dsh-replay/internal/gctune"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/internal/gctune"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/projectortest"
 	"github.com/dsh-replay/dsh-replay/projector/search"

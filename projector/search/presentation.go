@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // Match is one canonical grep match; LineNumber keeps the recorded number.

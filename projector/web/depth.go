@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // MaxConversionDepth is the lexical nesting above which an html body is

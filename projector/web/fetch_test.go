@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 func readJSONL(t testing.TB, path string) []jsonv.Value {

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/net/idna"
 	"golang.org/x/text/unicode/bidi"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector/internal/pct"
 )
 

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // testdata/hostnames.json holds `new URL(url).hostname` as Node computes it

@@ -3,7 +3,7 @@ package toolkit
 import (
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // The DSL spec of todo_write's parameters (tool-todo/src/index.ts) must

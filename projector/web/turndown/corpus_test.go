@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // corpusRecord is one line of testdata/corpus.jsonl: an HTML input and the

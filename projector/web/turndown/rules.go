@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // replacement is a rule's replacement(content, node).

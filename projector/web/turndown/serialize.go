@@ -5,7 +5,7 @@ import (
 	"sync"
 	"unicode/utf16"
 
-	"github.com/dsh-replay/dsh-replay/logformat/jsonv"
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // outerHTML is domino's serialization (NodeUtils.serializeOne) of an
