@@ -42,6 +42,11 @@ type Call struct {
 	// "lasmex"), from the default identity line of the last system prompt
 	// before the call; "" when unknown.
 	Host string
+	// Format is the session log format version the log was written in (0-4).
+	Format int
+	// Release is the oldest DSH release the log's format implies ("0.1.5"
+	// for format 3); "" for format 0, which the ports' release wrote.
+	Release string
 	// ValueUnrecordable is why the recorder wrote no value for a successful
 	// call (a sidecar line {"callId", "unrecordable": "NaN at /x"}); the call
 	// is checked by its presenters only.

@@ -18,6 +18,25 @@ type Config struct {
 	// Host pins the harness whose tool definitions apply where the two hosts
 	// differ ("dsh", "lasmex"); "" lets each log say (logformat.Call.Host).
 	Host string
+	// Release pins the DSH release whose projectors apply where releases
+	// differ ("0.1.5"); "" lets each log say (logformat.Call.Release).
+	Release string
+}
+
+// IsRelease reports whether s is a DSH release: 0.1.5, 0.1.7-alpha.1,
+// 0.1.1-rc.2 (three numbers, then an optional "-" and a pre-release tag).
+func IsRelease(s string) bool {
+	core, pre, hasPre := strings.Cut(s, "-")
+	parts := strings.Split(core, ".")
+	if len(parts) != 3 || hasPre && pre == "" {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return strings.Trim(pre, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.") == ""
 }
 
 // Hosts are the values of Config.Host.
@@ -78,8 +97,12 @@ func ParseConfig(data []byte) (Config, error) {
 			if !m.Value.IsString() || (m.Value.Str() != "dsh" && m.Value.Str() != "lasmex") {
 				return Config{}, fmt.Errorf(`configuration "host" must be "dsh" or "lasmex", got %s`, jsonv.Short(m.Value, 40))
 			}
+		case "release":
+			if !m.Value.IsString() || !IsRelease(m.Value.Str()) {
+				return Config{}, fmt.Errorf(`configuration "release" must be a DSH release such as "0.1.5", got %s`, jsonv.Short(m.Value, 40))
+			}
 		default:
-			return Config{}, fmt.Errorf("configuration has unknown key %q (want plugins, services, host)", m.Key)
+			return Config{}, fmt.Errorf("configuration has unknown key %q (want plugins, services, host, release)", m.Key)
 		}
 	}
 	plugins := jsonv.Obj()
@@ -87,7 +110,7 @@ func ParseConfig(data []byte) (Config, error) {
 		name := strings.TrimPrefix(strings.TrimPrefix(m.Key, "dsh-"), "lasmex-")
 		plugins = plugins.With(name, m.Value)
 	}
-	return Config{Plugins: plugins, Services: v.Get("services"), Host: v.Get("host").Str()}, nil
+	return Config{Plugins: plugins, Services: v.Get("services"), Host: v.Get("host").Str(), Release: v.Get("release").Str()}, nil
 }
 
 // MaxConfigBytes bounds --config: a real configuration is a few hundred

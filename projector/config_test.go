@@ -22,7 +22,7 @@ func TestParseConfig(t *testing.T) {
 		{`{"services":{"shell":{"sandboxMode":"read-only"}}}`, `{}`, false},
 		{`[]`, `configuration must be a JSON object`, true},
 		{`{"plugins":[]}`, `configuration "plugins" must be an object`, true},
-		{`{"plugin":{}}`, `configuration has unknown key "plugin" (want plugins, services, host)`, true},
+		{`{"plugin":{}}`, `configuration has unknown key "plugin" (want plugins, services, host, release)`, true},
 		{`{"host":"other"}`, `configuration "host" must be "dsh" or "lasmex", got "other"`, true},
 		{`{"plugins":`, `unexpected`, true},
 	}
@@ -132,5 +132,17 @@ func TestLoadConfigInline(t *testing.T) {
 	}
 	if _, err := projector.LoadConfig(`{"host":`); err == nil || !strings.Contains(err.Error(), "inline configuration") {
 		t.Errorf("broken inline config: %v", err)
+	}
+}
+
+func TestConfigRelease(t *testing.T) {
+	c, err := projector.LoadConfig(`{"release":"0.1.7-alpha.1"}`)
+	if err != nil || c.Release != "0.1.7-alpha.1" {
+		t.Fatalf("release: %+v %v", c, err)
+	}
+	for _, bad := range []string{`"0.1"`, `"v0.1.5"`, `"0.1.5-"`, `5`, `"0.1.x"`} {
+		if _, err := projector.LoadConfig(`{"release":` + bad + `}`); err == nil {
+			t.Errorf("release %s accepted", bad)
+		}
 	}
 }
