@@ -3,8 +3,8 @@ package cards
 import (
 	"strconv"
 
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Sections are a card's body as lines, uncollapsed, with diff context (as

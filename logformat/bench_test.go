@@ -11,8 +11,8 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
 	"github.com/dsh-replay/dsh-replay/internal/gctune"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 var (

@@ -10,8 +10,8 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // BenchmarkReadCallsFixtures decodes every plain fixture log held in memory,

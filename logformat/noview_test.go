@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // TestReadCallsBytesHoldsNoView: what ReadCallsBytes returns must not point

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/dsh-replay/dsh-replay/cards"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // ReRecord and verification share one projection: what ReRecord writes

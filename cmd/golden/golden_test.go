@@ -17,8 +17,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // goldenCLI runs dsh-replay in-process with CI unset (a CI job running these

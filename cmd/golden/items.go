@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Per-call review. A pending unit (a log and its two card goldens, each

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // useReader makes show read logs with logformat.ReadCalls, or, while that is

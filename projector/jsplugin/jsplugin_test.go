@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
-	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
