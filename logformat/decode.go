@@ -74,7 +74,8 @@ type record struct {
 // Event types whose data the pairing needs in full.
 func needsData(typ string) bool {
 	switch typ {
-	case "assistant/message", "tool/call", "tool/result", "tool/code-dispatch-start", "tool/code-dispatch":
+	case "assistant/message", "tool/call", "tool/result", "tool/code-dispatch-start", "tool/code-dispatch",
+		"tool/ptc-dispatch-start", "tool/ptc-dispatch":
 		return true
 	}
 	return false
@@ -106,6 +107,9 @@ var intern = []string{
 	"rootCallId", "parentCallId", "subCallId", "usage", "provenance", "tool-result", "tool-call",
 	"tool", "model", "append", "session.event", "block-start", "block-end", "finish",
 	"tool-call-delta", "text-delta", "reasoning-delta",
+	// Event types of later formats (knownIn says which): interned, not v0's.
+	"system/message", "tool/ptc-dispatch", "tool/ptc-dispatch-start", "assistant/attempt",
+	"developer/message", "agent/harness", "subagent/catalog",
 }
 
 const knownTypeCount = 49
@@ -478,7 +482,8 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 					break
 				}
 				rec.toolChunk, rec.walked = toolChunkAt(r), true
-			case rec.typ == "request/header":
+			case rec.typ == "request/header" || rec.typ == "system/message":
+				// v3 on: the system prompt is a system/message.
 				rec.host = HostOfSystemPrompt(r.RawValue())
 			case needsData(rec.typ):
 				rec.data = decodeData(r, rec.typ, rec.mode)
@@ -744,7 +749,7 @@ func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
 func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value {
 	if mode != decodeShapes {
 		switch typ {
-		case "tool/result", "tool/code-dispatch":
+		case "tool/result", "tool/code-dispatch", "tool/ptc-dispatch":
 			// Most of the line is kept (content, meta, value): one copy of
 			// it is shared by all of them.
 			r.ShareSource()
@@ -777,6 +782,11 @@ func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value 
 					if k != "content" {
 						return r.Parse(), true
 					}
+					if !startsWithWrapper(r.Rest()) {
+						// Format 4: the result's own blocks, kept as the
+						// wrapper's content is.
+						return payload(r), true
+					}
 					return decodeElems(r, func(a *jsonv.ArrayReader) (jsonv.Value, bool) {
 						sub, ok := a.EnterObject()
 						if !ok {
@@ -795,7 +805,7 @@ func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value 
 			}
 			return r.Parse(), true
 		})
-	case "tool/code-dispatch":
+	case "tool/code-dispatch", "tool/ptc-dispatch":
 		return decodeMembers(r, func(k string, r *jsonv.ObjectReader) (jsonv.Value, bool) {
 			switch k {
 			case "value":
@@ -842,6 +852,20 @@ func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value 
 }
 
 var toolCallType = []byte(`"tool-call"`)
+
+// startsWithWrapper reports whether a tool/result message's content may
+// hold a tool-result wrapper (formats 0-3), which is decoded block by block;
+// any other content (format 4's own blocks: [{"type":"text", ...) is kept
+// whole. Only the canonical first bytes of a non-wrapper block decide so:
+// anything unusual takes the block-by-block way, which reads every shape.
+func startsWithWrapper(rest []byte) bool {
+	const head = `[{"type":"`
+	if len(rest) < len(head) || string(rest[:len(head)]) != head {
+		return true
+	}
+	rest = rest[len(head):]
+	return len(rest) >= len(`tool-result"`) && string(rest[:len(`tool-result"`)]) == `tool-result"`
+}
 
 // shapeOf is an empty value of the kind of the checked JSON raw (what
 // decodeShapes keeps of a payload); undefined when raw is nil (a syntax

@@ -67,7 +67,9 @@ func independentCounts(t *testing.T, path string) counts {
 			c.errs++
 		}
 		isErr := d["isError"] == true
-		if msg, ok := d["message"].(map[string]any); ok {
+		if msg, ok := d["message"].(map[string]any); ok && msg["role"] == "tool" {
+			isErr = msg["isError"] == true // format 4: the message is the result
+		} else if ok {
 			if blocks, ok := msg["content"].([]any); ok && len(blocks) > 0 {
 				if b, ok := blocks[0].(map[string]any); ok {
 					isErr = b["isError"] == true
@@ -121,7 +123,10 @@ func TestFixtures(t *testing.T) {
 	rows := loadTSV(t)
 	var files []string
 	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
+		if err != nil || info.IsDir() {
+			return nil
+		}
+		if name := info.Name(); !IsSidecar(name) && (strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zstd")) {
 			files = append(files, p)
 		}
 		return nil

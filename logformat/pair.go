@@ -16,7 +16,7 @@ import (
 // event dispatches one applied event.
 func (rd *reader) event(rec *record, line int, seq int64) error {
 	typ := rec.typ
-	if !isKnownType(typ) {
+	if !knownIn(typ, rd.version) {
 		if rec.ignorable {
 			rd.sum.IgnoredEvents++
 			return nil
@@ -26,7 +26,7 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 		return nil
 	}
 	switch typ {
-	case "request/header":
+	case "request/header", "system/message":
 		if rec.host != "" {
 			rd.host = rec.host
 			if rd.sum.Host == "" {
@@ -46,16 +46,16 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 		return rd.started(rec.data, line)
 	case "tool/result":
 		return rd.result(rec, line, seq)
-	case "tool/code-dispatch-start":
-		return rd.subStart(rec.data, line)
-	case "tool/code-dispatch":
-		return rd.subSettle(rec.data, line, seq)
+	case "tool/code-dispatch-start", "tool/ptc-dispatch-start":
+		return rd.subStart(rec.data, typ, line)
+	case "tool/code-dispatch", "tool/ptc-dispatch":
+		return rd.subSettle(rec.data, typ, line, seq)
 	}
 	return nil
 }
 
 func (rd *reader) newCall(id string) *Call {
-	c := &Call{File: rd.file, CallID: id, Seq: -1, Host: rd.host}
+	c := &Call{File: rd.file, CallID: id, Seq: -1, Host: rd.host, Format: max(rd.version, 0), Release: rd.release}
 	rd.calls[id] = c
 	if rd.chunkCalls != nil {
 		delete(rd.chunkCalls, id)
@@ -165,6 +165,12 @@ func (rd *reader) result(rec *record, line int, seq int64) error {
 		id = d.Get("callId").Str()
 		content = d.Get("content")
 		isError = d.Get("isError").True()
+	} else if rd.version >= 4 || rd.version == formatAny && msg.Get("role").Str() == "tool" {
+		// Format 4: a tool-role message (upstream's assertV4ToolResultMessage).
+		var err error
+		if id, content, isError, err = rd.toolRoleResult(d, msg, line); err != nil {
+			return err
+		}
 	} else {
 		// The loader's assertMessageEventShape.
 		if !d.IsObject() || !msg.IsObject() {
@@ -232,11 +238,40 @@ func (rd *reader) result(rec *record, line int, seq int64) error {
 	return nil
 }
 
-// subStart records a tool/code-dispatch-start.
-func (rd *reader) subStart(d jsonv.Value, line int) error {
+// toolRoleResult reads a format 4 tool/result: its message has role
+// "tool", a tool source, toolCallId equal to the source's callId, its own
+// content blocks and isError (a boolean when present).
+func (rd *reader) toolRoleResult(d, msg jsonv.Value, line int) (id string, content jsonv.Value, isError bool, err error) {
+	if !d.IsObject() || !msg.IsObject() {
+		return "", content, false, rd.errorf(line, "corrupt session log: tool/result lacks an identified message")
+	}
+	if msg.Get("role").Str() != "tool" {
+		return "", content, false, rd.errorf(line, "corrupt session log: format 4 tool/result message must have role \"tool\"")
+	}
+	src := msg.Get("source")
+	if src.Get("kind").Str() != "tool" || !src.Get("callId").IsString() || src.Get("callId").Str() == "" {
+		return "", content, false, rd.errorf(line, "corrupt session log: tool/result message must have tool source")
+	}
+	id = src.Get("callId").Str()
+	if tc := msg.Get("toolCallId"); !tc.IsString() || tc.Str() != id {
+		return "", content, false, rd.errorf(line, "corrupt session log: tool/result message has mismatched tool call ids")
+	}
+	content = msg.Get("content")
+	if !content.IsArray() {
+		return "", content, false, rd.errorf(line, "corrupt session log: tool/result message content must be an array")
+	}
+	ie := msg.Get("isError")
+	if ie.IsDefined() && !ie.IsBool() {
+		return "", content, false, rd.errorf(line, "corrupt session log: tool/result isError must be a boolean")
+	}
+	return id, content, ie.True(), nil
+}
+
+// subStart records a tool/code-dispatch-start (tool/ptc-dispatch-start).
+func (rd *reader) subStart(d jsonv.Value, typ string, line int) error {
 	id := d.Get("subCallId")
 	if !id.IsString() {
-		rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: "tool/code-dispatch-start without a string subCallId"})
+		rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: typ + " without a string subCallId"})
 		return nil
 	}
 	s := rd.subs[id.Str()]
@@ -265,6 +300,7 @@ func (rd *reader) newSub(d jsonv.Value, id string, line int) *Call {
 		File: rd.file, CallID: id, Seq: -1, IsSubCall: true,
 		RootCallID: rootID, ParentCallID: d.Get("parentCallId").Str(),
 		Name: d.Get("name").Str(), Turn: root.Turn, Step: root.Step, Host: root.Host,
+		Format: root.Format, Release: root.Release,
 	}
 	if args := d.Get("arguments"); args.IsDefined() {
 		s.RawArguments = jsonv.Encode(args)
@@ -275,11 +311,12 @@ func (rd *reader) newSub(d jsonv.Value, id string, line int) *Call {
 	return s
 }
 
-// subSettle records a tool/code-dispatch (the sub-call's result).
-func (rd *reader) subSettle(d jsonv.Value, line int, seq int64) error {
+// subSettle records a tool/code-dispatch (tool/ptc-dispatch): the
+// sub-call's result.
+func (rd *reader) subSettle(d jsonv.Value, typ string, line int, seq int64) error {
 	id := d.Get("subCallId")
 	if !id.IsString() {
-		rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: "tool/code-dispatch without a string subCallId"})
+		rd.notice(Notice{Line: line, Kind: "malformed-event", Msg: typ + " without a string subCallId"})
 		return nil
 	}
 	s := rd.subs[id.Str()]
@@ -290,7 +327,7 @@ func (rd *reader) subSettle(d jsonv.Value, line int, seq int64) error {
 		}
 	}
 	if s.HasResult {
-		rd.notice(Notice{Line: line, Kind: "duplicate-result", Msg: fmt.Sprintf("second tool/code-dispatch for sub-call %s", jsonv.Quote(id.Str()))})
+		rd.notice(Notice{Line: line, Kind: "duplicate-result", Msg: fmt.Sprintf("second %s for sub-call %s", typ, jsonv.Quote(id.Str()))})
 		return nil
 	}
 	s.HasResult = true

@@ -48,6 +48,9 @@ type Options struct {
 	OnNotice func(Notice)
 	// HeaderOnly stops after the first line (see Classify).
 	HeaderOnly bool
+	// Release, when set, is every call's Release (--config pins it);
+	// otherwise a call's Release is the one its log's format implies.
+	Release string
 }
 
 // MaxNoticesPerKind bounds the notices a Summary keeps of one kind.
@@ -240,9 +243,13 @@ func asSourceError(err error, se **sourceError) bool { return errors.As(err, se)
 type reader struct {
 	file string
 	host string // the host the latest request header names
-	opts Options
-	fn   func(*Call) error
-	sum  Summary
+	// version is the log's format version (formatAny for a wrapped event
+	// stream); release is the DSH release calls are checked against.
+	version int
+	release string
+	opts    Options
+	fn      func(*Call) error
+	sum     Summary
 
 	format    lineFormat
 	projected bool // body records lack seq/time: filled in as upstream's replay parser does
@@ -416,17 +423,19 @@ func (rd *reader) header(line []byte) error {
 	}
 	switch {
 	case v.Get("type").Str() == "session":
-		if ver := v.Get("version"); ver.IsNumber() && ver.Num() != 0 {
+		ver := v.Get("version")
+		if ver.IsNumber() && (!ver.IsInteger() || ver.Num() < 0 || ver.Num() > NewestFormat) {
 			rel := "newer"
-			if ver.Num() < 0 {
+			if ver.Num() < 0 || !ver.IsInteger() {
 				rel = "different"
 			}
-			return rd.errorf(1, "session log format version %s is not supported: it was written by a %s harness (this reader knows version 0)", jsonv.Encode(ver), rel)
+			return rd.errorf(1, "session log format version %s is not supported: it was written by a %s harness (this build reads versions 0 to %d)", jsonv.Encode(ver), rel, NewestFormat)
 		}
 		h := Header{Raw: v, Version: -1}
 		h.ID = v.Get("id").Str()
-		if ver := v.Get("version"); ver.IsNumber() {
+		if ver.IsNumber() {
 			h.Version = int(ver.Num())
+			rd.version = h.Version
 		}
 		h.CreatedAt = v.Get("createdAt").Num()
 		h.Cwd = v.Get("cwd").Str()
@@ -436,10 +445,16 @@ func (rd *reader) header(line []byte) error {
 		rd.format = fmtLog
 	case v.Get("type").Str() == "session_event" && v.Has("event"):
 		rd.format = fmtStreamJSON
+		rd.version = formatAny
 	case v.Has("method") && v.Get("method").IsString() && (strings.HasPrefix(v.Get("method").Str(), "session.") || strings.HasPrefix(v.Get("method").Str(), "subagent.")):
 		rd.format = fmtNotifications
+		rd.version = formatAny
 	default:
 		return rd.notALog(notALogWhy(v))
+	}
+	rd.release = FormatRelease(max(rd.version, 0))
+	if rd.opts.Release != "" {
+		rd.release = rd.opts.Release
 	}
 	return nil
 }
@@ -676,6 +691,12 @@ func (rd *reader) apply(rec *record, line int, end int64) error {
 		rd.streamedCall(rec.toolChunk, line)
 	}
 	if rec.kind == recPacked {
+		if rd.version >= 2 {
+			// Format 2 on stores the stream inside assistant/message: a
+			// packed row is an event type its reader does not know.
+			rd.sum.UnknownEvents++
+			rd.notice(Notice{Line: line, Kind: "unknown-event", Msg: fmt.Sprintf("packed %s row in a format %d log (the stream is inside assistant/message from format 2 on)", rec.typ, rd.version)})
+		}
 		return nil
 	}
 	if err := rd.event(rec, line, seq); err != nil {
