@@ -181,7 +181,7 @@ type views struct {
 
 func (p *Printer) present(c *logformat.Call) views {
 	var v views
-	tool := p.Reg.PresenterTool(c.Name, c.Host, c.Arguments)
+	tool := p.Reg.PresenterTool(c.Name, c.Host, c.Release, c.Arguments)
 	if tool == nil || c.ArgumentsError != "" || c.Arguments.IsUndefined() {
 		return v
 	}

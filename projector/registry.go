@@ -25,6 +25,9 @@ type Registry struct {
 	// configuration does not pin one (Config.Host).
 	hostTools    map[string]map[string]*Tool
 	hostMatchers map[string][]Matcher
+	// releaseTools are the definitions DSH shipped from a later release
+	// than the ports' baseline, newest first (see LookupAt).
+	releaseTools map[string][]releaseTool
 
 	// dynamic caches matcher results (nil = no match) so a dynamic tool is
 	// compiled once and lookups are safe from parallel replay workers.
@@ -150,6 +153,7 @@ func (r *Registry) Replace(t *Tool) (bool, error) {
 	for _, m := range r.hostTools {
 		delete(m, t.Name) // a plugin's definition is the deployment's, whatever the host
 	}
+	delete(r.releaseTools, t.Name) // and whatever the release
 	r.forget(t.Name)
 	return had, nil
 }
@@ -212,6 +216,18 @@ func (r *Registry) CheckSchemas() error {
 	for _, h := range hosts {
 		if err := check(r.hostTools[h]); err != nil {
 			return fmt.Errorf("%s: %w", h, err)
+		}
+	}
+	names := make([]string, 0, len(r.releaseTools))
+	for n := range r.releaseTools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		for _, rt := range r.releaseTools[n] {
+			if err := rt.tool.SchemaErr(); err != nil {
+				return fmt.Errorf("release %s: %w", rt.since, err)
+			}
 		}
 	}
 	for _, v := range r.Variants {

@@ -29,10 +29,11 @@ type Variant struct {
 }
 
 // PresenterTool is the definition whose presenters draw a call of that
-// name with args: the registry's, or the other host's when only that one
-// accepts the arguments (see Variant.Fork); nil for an unknown tool.
-func (r *Registry) PresenterTool(name, host string, args jsonv.Value) *Tool {
-	t := r.LookupFor(name, host)
+// name with args from a log of host and release: the registry's, or the
+// other host's when only that one accepts the arguments (see Variant.Fork);
+// nil for an unknown tool.
+func (r *Registry) PresenterTool(name, host, release string, args jsonv.Value) *Tool {
+	t := r.LookupAt(name, host, release)
 	if t == nil || len(t.Declines(args)) == 0 || host != "" {
 		return t
 	}

@@ -59,17 +59,17 @@ func (e *Engine) validateValue(t *projector.Tool, value jsonv.Value) []projector
 	return t.ValidateValue(value)
 }
 
-func (e *Engine) lookup(name, host string) *projector.Tool {
+func (e *Engine) lookup(name, host, release string) *projector.Tool {
 	key := name
-	if host != "" {
-		key = host + "\x00" + name
+	if host != "" || release != "" {
+		key = host + "\x00" + release + "\x00" + name
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if t, ok := e.tools[key]; ok {
 		return t
 	}
-	t := e.reg.LookupFor(name, host)
+	t := e.reg.LookupAt(name, host, release)
 	e.tools[key] = t
 	return t
 }
@@ -96,7 +96,7 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 		}
 		res.finish(c)
 	}()
-	tool := e.lookup(c.Name, c.Host)
+	tool := e.lookup(c.Name, c.Host, c.Release)
 	if tool == nil {
 		sev := Warning
 		if e.opts.Strict {

@@ -30,7 +30,7 @@ func Register(r *projector.Registry) error {
 		}
 	}
 	r.AddMatcher(mcpMatcher())
-	return nil
+	return r.AddReleaseTool(SandboxRelease, runCodeSandboxTool())
 }
 
 func text(s string) (jsonv.Value, error) { return toolkit.TextOf(s) }

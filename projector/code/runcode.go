@@ -29,9 +29,22 @@ func runCodeTool() *projector.Tool {
 }
 
 func renderRunCode(_, value jsonv.Value) (jsonv.Value, error) {
-	result, err := prop(value, "result")
+	parts, err := runCodeParts(value)
 	if err != nil {
 		return jsonv.Value{}, err
+	}
+	if len(parts) == 0 {
+		return text("(run_code completed with no output)")
+	}
+	return text(strings.Join(parts, "\n"))
+}
+
+// runCodeParts is render's [logs.join('\n'), rendered result] without the
+// empty ones.
+func runCodeParts(value jsonv.Value) ([]string, error) {
+	result, err := prop(value, "result")
+	if err != nil {
+		return nil, err
 	}
 	rendered := ""
 	if result.IsDefined() {
@@ -44,21 +57,18 @@ func renderRunCode(_, value jsonv.Value) (jsonv.Value, error) {
 	logs := value.Get("logs")
 	if !logs.IsArray() {
 		if toolkit.Nullish(logs) {
-			return jsonv.Value{}, toolkit.ReadErr(logs, "join")
+			return nil, toolkit.ReadErr(logs, "join")
 		}
-		return jsonv.Value{}, &toolkit.TypeError{Msg: "value.logs.join is not a function"}
+		return nil, &toolkit.TypeError{Msg: "value.logs.join is not a function"}
 	}
-	parts := make([]string, 0, 2)
+	parts := make([]string, 0, 4)
 	if joined := joinJS(logs, "\n"); joined != "" {
 		parts = append(parts, joined)
 	}
 	if rendered != "" {
 		parts = append(parts, rendered)
 	}
-	if len(parts) == 0 {
-		return text("(run_code completed with no output)")
-	}
-	return text(strings.Join(parts, "\n"))
+	return parts, nil
 }
 
 // joinJS is Array.prototype.join: null and undefined elements print as "".

@@ -52,5 +52,5 @@ func Register(r *projector.Registry) error {
 			return err
 		}
 	}
-	return nil
+	return registerReleases(r)
 }
