@@ -62,6 +62,9 @@ type record struct {
 	data      jsonv.Value
 	// host is the harness a request/header's system prompt names.
 	host string
+	// migrated: a system/message upstream's v2→v3 edge made (its id), so
+	// the log was first written in format 2 or older.
+	migrated bool
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -484,7 +487,9 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				rec.toolChunk, rec.walked = toolChunkAt(r), true
 			case rec.typ == "request/header" || rec.typ == "system/message":
 				// v3 on: the system prompt is a system/message.
-				rec.host = HostOfSystemPrompt(r.RawValue())
+				raw := r.RawValue()
+				rec.host = HostOfSystemPrompt(raw)
+				rec.migrated = rec.typ == "system/message" && bytes.Contains(raw, migratedSystemID)
 			case needsData(rec.typ):
 				rec.data = decodeData(r, rec.typ, rec.mode)
 			default:

@@ -35,6 +35,14 @@ func FormatRelease(v int) string {
 	return ""
 }
 
+// migratedSystemID starts the id of the system/message upstream's v2→v3
+// migration writes (v2-to-v3-system-<sha256>); no native v3 writer uses it.
+// A log that holds one was first written in format 2 or older, so its
+// tools ran on a release of that era: its calls are checked against the
+// release of format 2, like the v2 generation beside it (a v2 log migrated
+// from v0 cannot be told from one written in v2).
+var migratedSystemID = []byte(`"id":"v2-to-v3-system-`)
+
 // knownIn reports whether typ is an event type of format version v, as
 // upstream's reader of that version knows it (KNOWN_SESSION_EVENT_TYPES):
 // the v0 vocabulary less what later versions retired, plus what they added.

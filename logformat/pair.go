@@ -27,6 +27,9 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 	}
 	switch typ {
 	case "request/header", "system/message":
+		if rec.migrated && rd.opts.Release == "" && rd.version > 2 {
+			rd.release = FormatRelease(2)
+		}
 		if rec.host != "" {
 			rd.host = rec.host
 			if rd.sum.Host == "" {

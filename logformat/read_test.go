@@ -3,6 +3,7 @@ package logformat
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -453,6 +454,41 @@ func TestTornTailWhere(t *testing.T) {
 		}
 		if !found && !t.Failed() {
 			t.Errorf("%q: no torn-tail notice in %+v", c.body, sum.Notices)
+		}
+	}
+}
+
+// A v3/v4 log's release is its format's, unless its system head is one
+// upstream's v2→v3 migration made: then it was first written in format 2
+// or older and is checked against format 2's release, like its v2 twin.
+func TestReleaseOfMigratedLog(t *testing.T) {
+	const head = `{"type":"session","version":%d,"id":"s","createdAt":1,"isSeeded":false,"delegationDepth":0}
+{"type":"step/start","seq":0,"time":1,"data":{"turn":1,"step":1}}
+{"type":"system/message","seq":1,"time":1,"data":{"turn":1,"step":1,"message":{"id":"%s","role":"system","source":{"kind":"system-prompt"},"content":[]}},"surfaceOp":"append"}
+{"type":"tool/call","seq":2,"time":2,"data":{"turn":1,"step":1,"callId":"c1","name":"todo_read","arguments":"{}"}}
+`
+	for _, c := range []struct {
+		version     int
+		id, pin     string
+		wantRelease string
+		wantFormat  int
+	}{
+		{3, "sys-1", "", "0.1.5", 3},
+		{4, "sys-1", "", "0.1.7", 4},
+		{3, "v2-to-v3-system-3ce7", "", "0.1.3", 3},
+		{4, "v2-to-v3-system-3ce7", "", "0.1.3", 4},
+		{4, "v2-to-v3-system-3ce7", "0.1.7", "0.1.7", 4},
+	} {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("session.v%d.jsonl", c.version))
+		if err := os.WriteFile(path, fmt.Appendf(nil, head, c.version, c.id), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		calls, _, err := readAll(t, path, Options{Release: c.pin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) != 1 || calls[0].Release != c.wantRelease || calls[0].Format != c.wantFormat {
+			t.Errorf("v%d id %s pin %q: %d calls, release %q format %d; want release %q format %d", c.version, c.id, c.pin, len(calls), calls[0].Release, calls[0].Format, c.wantRelease, c.wantFormat)
 		}
 	}
 }
