@@ -22,7 +22,17 @@ var fetchParameters = sync.OnceValue(func() jsonv.Value {
 const TruncationFooter = "\n\n(Content truncated. Fetch a more specific URL or section for the full text.)"
 
 // FetchTool is web_fetch (identical in both forks).
-func FetchTool(o Options) *projector.Tool {
+func FetchTool(o Options) *projector.Tool { return fetchTool(o, fetchRender{}) }
+
+// fetchRender is what a release's web_fetch renders differently.
+type fetchRender struct {
+	// notice puts EXTERNAL_WEB_CONTENT_NOTICE under the header, converts
+	// with turndown's removeNonVisibleContent rule, and omits HTML it cannot
+	// convert instead of passing it through raw (0.1.6).
+	notice bool
+}
+
+func fetchTool(o Options, fr fetchRender) *projector.Tool {
 	max := o.FetchMaxOutputChars
 	return &projector.Tool{
 		Name:       "web_fetch",
@@ -31,14 +41,14 @@ func FetchTool(o Options) *projector.Tool {
 		Output: &projector.Output{
 			Schema: fetchOutputSchema(),
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
-				r, err := RenderFetchOutput(value, max)
+				r, err := renderFetchOutput(value, max, fr)
 				if err != nil {
 					return jsonv.Value{}, err
 				}
 				return projector.TextContent(r.Text), nil
 			},
 			PresentationMeta: func(_, value jsonv.Value) (jsonv.Value, error) {
-				r, err := RenderFetchOutput(value, max)
+				r, err := renderFetchOutput(value, max, fr)
 				if err != nil {
 					return jsonv.Value{}, err
 				}
@@ -84,11 +94,18 @@ type RenderedFetch struct {
 // all bounded by maxOutputChars UTF-16 units with JavaScript slicing (a cut
 // may split a surrogate pair).
 func RenderFetchOutput(value jsonv.Value, maxOutputChars int) (RenderedFetch, error) {
+	return renderFetchOutput(value, maxOutputChars, fetchRender{})
+}
+
+func renderFetchOutput(value jsonv.Value, maxOutputChars int, fr fetchRender) (RenderedFetch, error) {
 	if !value.IsObject() {
 		return RenderedFetch{}, projector.Throwf("Cannot read properties of %s (reading 'url')", jsonv.ToString(value))
 	}
 	header := "Fetched " + jsonv.ToString(value.Get("url")) + " (HTTP " + jsonv.ToString(value.Get("statusCode")) + ")\n\n"
-	text, sourceTruncated, err := renderBody(value.Get("body"), maxOutputChars)
+	if fr.notice {
+		header += ExternalWebContentNotice + "\n\n"
+	}
+	text, sourceTruncated, err := renderBody(value.Get("body"), maxOutputChars, fr)
 	if err != nil {
 		return RenderedFetch{}, err
 	}
@@ -114,7 +131,7 @@ func RenderFetchOutput(value jsonv.Value, maxOutputChars int) (RenderedFetch, er
 // renderBody converts an html body (unless it nests beyond the conversion
 // depth or the converter throws, when the raw source is kept) and passes a
 // text body through; the source is first cut to maxInputChars units.
-func renderBody(body jsonv.Value, maxInputChars int) (string, bool, error) {
+func renderBody(body jsonv.Value, maxInputChars int, fr fetchRender) (string, bool, error) {
 	if !body.IsObject() {
 		return "", false, projector.Throwf("Cannot read properties of %s (reading 'content')", jsonv.ToString(body))
 	}
@@ -131,12 +148,16 @@ func renderBody(body jsonv.Value, maxInputChars int) (string, bool, error) {
 	}
 	switch kind := body.Get("kind"); {
 	case kind.IsString() && kind.Str() == "html":
-		if ExceedsConversionDepth(content) {
-			return content, sourceTruncated, nil
+		failed := content
+		if fr.notice {
+			failed = htmlOmitted
 		}
-		md, err := turndown.Convert(content)
+		if ExceedsConversionDepth(content) {
+			return failed, sourceTruncated, nil
+		}
+		md, err := turndown.ConvertWith(content, turndown.Options{RemoveNonVisible: fr.notice})
 		if err != nil {
-			return content, sourceTruncated, nil
+			return failed, sourceTruncated, nil
 		}
 		return md, sourceTruncated, nil
 	case kind.IsString() && kind.Str() == "text":

@@ -130,5 +130,9 @@ func Register(r *projector.Registry) error {
 		v.Fork = true
 		r.Variants = append(r.Variants, v)
 	}
-	return nil
+	o, err := ReadOptions(r.Config)
+	if err != nil {
+		return err
+	}
+	return registerReleases(r, o)
 }

@@ -66,3 +66,27 @@ func TestCorpus(t *testing.T) {
 	}
 	t.Logf("corpus: %d/%d inputs reproduced", pass, len(recs))
 }
+
+// testdata/corpus_nonvisible.jsonl: the same inputs, and hidden-content
+// cases, converted as fetch.ts of DSH 0.1.6-alpha.1 sets turndown up
+// (removeNonVisibleContent instead of turndown.remove).
+func TestCorpusNonVisible(t *testing.T) {
+	recs := loadCorpus(t, "testdata/corpus_nonvisible.jsonl")
+	pass := 0
+	for _, r := range recs {
+		got, err := ConvertWith(r.html, Options{RemoveNonVisible: true})
+		switch {
+		case r.throws && err == nil:
+			t.Errorf("%s: want a conversion failure, got %q\nhtml: %q", r.name, got, r.html)
+		case !r.throws && err != nil:
+			t.Errorf("%s: conversion failed: %v\nhtml: %q", r.name, err, r.html)
+		case !r.throws && got != r.md:
+			t.Errorf("%s:\nhtml: %q\nwant: %q\ngot:  %q", r.name, r.html, r.md, got)
+		default:
+			pass++
+		}
+	}
+	if pass < 500 {
+		t.Fatalf("corpus: only %d/%d inputs reproduced", pass, len(recs))
+	}
+}

@@ -27,6 +27,9 @@ func (c *converter) ruleFor(n *node) replacement {
 	case "th", "td":
 		return tableCellRule
 	}
+	if c.removeNonVisible && isNonVisible(n) {
+		return removedReplacement
+	}
 	if isTaskListItem(n) {
 		return taskListItemRule
 	}
@@ -92,9 +95,60 @@ func (c *converter) ruleFor(n *node) replacement {
 	case "img":
 		return imageRule
 	case "script", "style", "noscript":
-		return func(*converter, string, *node) string { return "" }
+		// turndown.remove, which Options.RemoveNonVisible replaces: it
+		// also matched foreign (SVG, MathML) elements of those names.
+		if !c.removeNonVisible {
+			return removedReplacement
+		}
 	}
 	return defaultReplacement
+}
+
+func removedReplacement(*converter, string, *node) string { return "" }
+
+// isNonVisible is the filter of web_fetch's removeNonVisibleContent rule.
+func isNonVisible(n *node) bool {
+	switch n.name { // nodeName: upper case for HTML elements only
+	case "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "IFRAME", "OBJECT", "EMBED":
+		return true
+	}
+	if _, ok := n.getAttribute("hidden"); ok {
+		return true
+	}
+	if v, ok := n.getAttribute("aria-hidden"); ok && lowerJS(v) == "true" {
+		return true
+	}
+	if n.name == "INPUT" {
+		if v, ok := n.getAttribute("type"); ok && lowerJS(v) == "hidden" {
+			return true
+		}
+	}
+	style, ok := n.getAttribute("style")
+	if !ok {
+		return false
+	}
+	for _, decl := range strings.Split(style, ";") {
+		prop, value, found := strings.Cut(decl, ":")
+		if !found {
+			continue
+		}
+		prop = lowerJS(trimJS(prop))
+		value = lowerJS(trimJS(value))
+		// .replace(/\s*!important\s*$/u, ''): value is trimmed already.
+		if v, cut := strings.CutSuffix(value, "!important"); cut {
+			value = trimEndJS(v)
+		}
+		if prop == "display" && value == "none" || prop == "visibility" && (value == "hidden" || value == "collapse") {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerJS is String.prototype.toLowerCase where it differs from
+// strings.ToLower on what the rule compares: U+0130 lowers to "i\u0307".
+func lowerJS(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, "\u0130", "i\u0307"))
 }
 
 func blankReplacement(_ *converter, _ string, n *node) string {

@@ -28,8 +28,23 @@ func throwf(format string, a ...any) { panic(&throw{fmt.Sprintf(format, a...)}) 
 // ErrTooDeep is returned for documents nested beyond MaxDepth.
 var ErrTooDeep = errors.New("turndown: nesting too deep")
 
-// Convert is turndownService.turndown(html) under web_fetch's configuration.
-func Convert(input string) (md string, err error) {
+// Options are the differences between the converters web_fetch shipped.
+type Options struct {
+	// RemoveNonVisible is the removeNonVisibleContent rule of DSH 0.1.6
+	// (script, style, noscript, template, iframe, object and embed, hidden,
+	// aria-hidden="true", <input type=hidden>, and display:none or
+	// visibility:hidden|collapse styles render as nothing), ranked below the
+	// table row and cell rules and above every other; without it only script,
+	// style and noscript are removed, and only after every other rule.
+	RemoveNonVisible bool
+}
+
+// Convert is turndownService.turndown(html) under web_fetch's configuration
+// as DSH 0.1.1-rc.2 shipped it.
+func Convert(input string) (md string, err error) { return ConvertWith(input, Options{}) }
+
+// ConvertWith is Convert under the configuration o describes.
+func ConvertWith(input string, o Options) (md string, err error) {
 	if input == "" {
 		return "", nil
 	}
@@ -55,7 +70,7 @@ func Convert(input string) (md string, err error) {
 		return "", ErrTooDeep
 	}
 	collapseWhitespace(root)
-	c := &converter{skipCache: map[*node]bool{}}
+	c := &converter{skipCache: map[*node]bool{}, removeNonVisible: o.RemoveNonVisible}
 	out := c.process(root)
 	return postProcess(out), nil
 }
@@ -84,7 +99,8 @@ func depth(n *node) int {
 }
 
 type converter struct {
-	skipCache map[*node]bool // tableShouldBeSkipped memo
+	skipCache        map[*node]bool // tableShouldBeSkipped memo
+	removeNonVisible bool           // Options.RemoveNonVisible
 }
 
 // process is turndown's process(parentNode): the children's replacements
