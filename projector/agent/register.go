@@ -47,7 +47,7 @@ func Register(r *projector.Registry) error {
 		}
 		r.AddHostMatcher("dsh", matcher)
 	}
-	return nil
+	return registerReleases(r)
 }
 
 // text is a one-text-block render result.

@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
+)
+
+// send_message and list_subagent_models by release: agent_id and "message
+// delivered to agent" from 0.1.6-alpha.1 (tool-subagent-control/src/index.ts
+// of that tree), subagent_id and "message queued as the next turn" before;
+// list_subagent_models exists from 0.1.6-alpha.1 only.
+func TestAgentToolsByRelease(t *testing.T) {
+	r, err := projector.NewRegistry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		release    string
+		args, want string
+		models     bool
+	}{
+		{"", `{"subagent_id":"s-1","message":"m"}`, "message queued as the next turn for subagent s-1", false},
+		{"0.1.3", `{"subagent_id":"s-1","message":"m"}`, "message queued as the next turn for subagent s-1", false},
+		{"0.1.5", `{"subagent_id":"s-1","message":"m"}`, "message queued as the next turn for subagent s-1", false},
+		{"0.1.6-alpha.1", `{"agent_id":"a-1","message":"m"}`, "message delivered to agent a-1", true},
+		{"0.1.7", `{"agent_id":"a-1","message":"m"}`, "message delivered to agent a-1", true},
+		// The newer render reads agent_id: older-shaped arguments print undefined.
+		{"0.1.7", `{"subagent_id":"s-1","message":"m"}`, "message delivered to agent undefined", true},
+	} {
+		tl := r.LookupAt("send_message", "dsh", c.release)
+		args := jsonv.MustParse(c.args)
+		out, err := tl.RunRender(args, jsonv.MustParse(`{"messageId":"x"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.At(0).Get("text").Str(); got != c.want {
+			t.Errorf("%q: send_message render = %q, want %q", c.release, got, c.want)
+		}
+		// The parameter schema requires the release's id field.
+		if vs := tl.ValidateArgs(args); (len(vs) == 0) != (c.want != "message delivered to agent undefined") {
+			t.Errorf("%q: %s violations %v", c.release, c.args, vs)
+		}
+		models := r.LookupAt("list_subagent_models", "", c.release)
+		if (models != nil) != c.models {
+			t.Errorf("%q: list_subagent_models defined = %v, want %v", c.release, models != nil, c.models)
+		}
+		if models != nil {
+			out, err := models.RunRender(jsonv.Obj(), jsonv.Str("deepseek — DeepSeek"))
+			if err != nil || out.At(0).Get("text").Str() != "deepseek — DeepSeek" {
+				t.Errorf("list_subagent_models render = %v, %v", out, err)
+			}
+			if vs := models.ValidateValue(jsonv.MustParse(`{"x":1}`)); len(vs) == 0 {
+				t.Error("list_subagent_models accepted a non-string value")
+			}
+		}
+	}
+}
