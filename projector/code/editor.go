@@ -20,7 +20,11 @@ func editorTool() *projector.Tool {
 	}
 }
 
-func presentEditorCall(args jsonv.Value) jsonv.Value {
+func presentEditorCall(args jsonv.Value) jsonv.Value { return presentEditor(args, false) }
+
+// presentEditor is presentEditorCall; nullLine is the later release's
+// insert card, where a null insert_line (a placeholder) gives no line.
+func presentEditor(args jsonv.Value, nullLine bool) jsonv.Value {
 	command := args.Get("command")
 	path := args.Get("path")
 	title := func(verb string) jsonv.Value { return jsonv.Str(verb + " " + str(path)) }
@@ -50,7 +54,7 @@ func presentEditorCall(args jsonv.Value) jsonv.Value {
 			jsonv.M("diffs", jsonv.Arr(diff)), jsonv.M("locations", loc))
 	case "insert":
 		l := jsonv.Obj(jsonv.M("path", path))
-		if n := args.Get("insert_line"); n.IsDefined() {
+		if n := args.Get("insert_line"); n.IsDefined() && !(nullLine && n.IsNull()) {
 			// Math.max(1, insert_line + 1); a non-number argument cannot pass the schema.
 			line := math.NaN()
 			if n.IsNumber() {

@@ -30,6 +30,9 @@ func Register(r *projector.Registry) error {
 		}
 	}
 	r.AddMatcher(mcpMatcher())
+	if err := r.AddReleaseTool(NullPlaceholderRelease, editorNullableTool()); err != nil {
+		return err
+	}
 	return r.AddReleaseTool(SandboxRelease, runCodeSandboxTool())
 }
 

@@ -106,3 +106,45 @@ func TestRunCodeByRelease(t *testing.T) {
 		})
 	}
 }
+
+// str_replace_editor by release: from 0.1.6-alpha.1 a null placeholder for
+// an unused parameter passes, and a null insert_line gives no line; before
+// it a null is a schema violation (no view).
+func TestEditorByRelease(t *testing.T) {
+	for _, c := range []struct {
+		release, args string
+		declined      bool
+		want          string // JSON of the call view; "" = no view expected
+	}{
+		{"0.1.5", `{"command":"view","path":"/a","view_range":null}`, true, ""},
+		{"0.1.6-alpha.1", `{"command":"view","path":"/a","view_range":null}`, false,
+			`{"card":"generic","title":"view /a","kind":"read","locations":[{"path":"/a"}]}`},
+		{"0.1.7", `{"command":"insert","path":"/a","insert_line":null,"new_str":"x"}`, false,
+			`{"card":"generic","title":"insert /a","kind":"edit","locations":[{"path":"/a"}]}`},
+		{"0.1.7", `{"command":"insert","path":"/a","insert_line":0,"new_str":"x"}`, false,
+			`{"card":"generic","title":"insert /a","kind":"edit","locations":[{"path":"/a","line":1}]}`},
+		{"0.1.7", `{"command":"str_replace","path":"/a","old_str":"o","new_str":null}`, false,
+			`{"card":"diff","title":"str_replace /a","diffs":[{"path":"/a","oldText":"o","newText":""}],"locations":[{"path":"/a"}]}`},
+		{"0.1.7", `{"command":"create","path":"/a","file_text":null}`, false,
+			`{"card":"diff","title":"create /a","diffs":[{"path":"/a","oldText":null,"newText":""}],"locations":[{"path":"/a"}]}`},
+		{"0.1.7", `{"command":"view","path":"/a","view_range":"1-2"}`, true, ""},
+		{"", `{"command":"insert","path":"/a","insert_line":null,"new_str":"x"}`, true, ""},
+	} {
+		tl := registry(t, "").LookupAt("str_replace_editor", "dsh", c.release)
+		args := jsonv.MustParse(c.args)
+		if declined := len(tl.Declines(args)) > 0; declined != c.declined {
+			t.Errorf("%q %s: declined = %v, want %v (%v)", c.release, c.args, declined, c.declined, tl.Declines(args))
+			continue
+		}
+		if c.want == "" {
+			continue
+		}
+		view, err := tl.CallView(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := jsonv.Stringify(view); got != c.want {
+			t.Errorf("%q %s: view = %s, want %s", c.release, c.args, got, c.want)
+		}
+	}
+}
