@@ -8,4 +8,8 @@
 // projector/builtin assembles them. A port mirrors its TypeScript original:
 // arguments, values, content and views are jsonv.Values, and a presenter
 // returns the undefined Value for "no view".
+//
+// The ports follow DSH 0.1.1-rc.2; a definition a later release shipped is
+// registered with AddReleaseTool and chosen by LookupAt from the log's
+// release (docs/releases.md), as a host's own definition is by LookupFor.
 package projector
