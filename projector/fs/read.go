@@ -20,7 +20,10 @@ var readOutputSchema = sync.OnceValue(func() jsonv.Value {
 })
 
 // readTool is read.ts:69-208.
-func readTool(caps readCaps) *projector.Tool {
+func readTool(caps readCaps) *projector.Tool { return readToolWith(caps, LangFromPath) }
+
+// readToolWith is read whose presentationMeta takes its lang hint from lang.
+func readToolWith(caps readCaps, lang func(path string) (string, bool)) *projector.Tool {
 	return &projector.Tool{
 		Name:   "read",
 		Plugin: Plugin,
@@ -71,7 +74,7 @@ func readTool(caps readCaps) *projector.Tool {
 				if err != nil {
 					return jsonv.Value{}, err
 				}
-				if lang, ok := LangFromPath(path); ok {
+				if lang, ok := lang(path); ok {
 					ms = append(ms, jsonv.M("lang", jsonv.Str(lang)))
 				}
 				return jsonv.Obj(ms...), nil
@@ -265,7 +268,18 @@ func LangFromPath(path string) (string, bool) {
 	if dot <= 0 {
 		return "", false
 	}
-	ext := base[dot+1:]
+	ext, ok := lowerExtension(base[dot+1:])
+	if !ok {
+		return "", false
+	}
+	lang, ok := langByExtension()[ext]
+	return lang, ok
+}
+
+// lowerExtension is ext.toLowerCase() where the result can be a key of an
+// ASCII extension table (only ASCII letters and U+212A KELVIN SIGN lower-case
+// into one); ok is false otherwise.
+func lowerExtension(ext string) (string, bool) {
 	var b strings.Builder
 	for _, r := range ext {
 		switch {
@@ -279,8 +293,7 @@ func LangFromPath(path string) (string, bool) {
 			return "", false // lower-cases to something outside the ASCII table
 		}
 	}
-	lang, ok := langByExtension()[b.String()]
-	return lang, ok
+	return b.String(), true
 }
 
 // allNumberText reports that every line is exactly {number, text}, in that

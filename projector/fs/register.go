@@ -52,5 +52,8 @@ func Register(r *projector.Registry) error {
 			return err
 		}
 	}
+	if err := r.AddReleaseTool(CodeLanguageRelease, readToolWith(caps, ReadLangHint)); err != nil {
+		return err
+	}
 	return registerReleases(r)
 }

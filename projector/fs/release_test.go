@@ -1,6 +1,8 @@
 package fs
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
@@ -55,6 +57,61 @@ func TestReadImageByRelease(t *testing.T) {
 			t.Errorf("%q/%q: meta %s from a release without presentationMeta", c.host, c.release, jsonv.Stringify(meta))
 		case c.meta != "" && (!ok || jsonv.Stringify(meta) != c.meta):
 			t.Errorf("%q/%q: meta = %s (declared %v), want %s", c.host, c.release, jsonv.Stringify(meta), ok, c.meta)
+		}
+	}
+}
+
+// testdata/read_lang_hint.jsonl is readLangHintForPath of the shared
+// code-language table run under Node: every extension of the table in lower
+// and upper case, dotfiles, both separators, prototype keys, U+212A.
+func TestReadLangHint(t *testing.T) {
+	data, err := os.ReadFile("testdata/read_lang_hint.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		rec := jsonv.MustParse(line)
+		n++
+		path := rec.Get("path").Str()
+		got, ok := ReadLangHint(path)
+		want := rec.Get("lang")
+		if ok != !want.IsNull() || ok && got != want.Str() {
+			t.Errorf("ReadLangHint(%q) = %q, %v; want %s", path, got, ok, jsonv.Stringify(want))
+		}
+	}
+	if n < 200 {
+		t.Fatalf("only %d vectors", n)
+	}
+}
+
+// read by release: the lang hint of presentationMeta follows the shared
+// table from 0.1.7-alpha.2 (".env" and ".ps1" get one, a known suffix keeps
+// its old hint), the older table before.
+func TestReadLangByRelease(t *testing.T) {
+	r, err := projector.NewRegistry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err != nil {
+		t.Fatal(err)
+	}
+	meta := func(release, path string) string {
+		value := jsonv.MustParse(`{"path":"","offset":1,"lines":[{"number":1,"text":"x"}],"totalLines":1}`).With("path", jsonv.Str(path))
+		m, _, err := r.LookupAt("read", "dsh", release).RunPresentationMeta(jsonv.MustParse(`{"file_path":"f"}`), value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Get("lang").Str()
+	}
+	for _, c := range []struct{ release, path, want string }{
+		{"0.1.7", "/w/.env", "env"}, {"0.1.6-alpha.1", "/w/.env", ""},
+		{"0.1.7", "/w/run.PS1", "ps1"}, {"0.1.5", "/w/run.ps1", ""},
+		{"0.1.7", "/w/a.kt", "kotlin"}, {"", "/w/a.kt", "kotlin"},
+		{"0.1.7-alpha.2", "/w/main.tf", "tf"}, {"0.1.7-alpha.1", "/w/main.tf", ""},
+	} {
+		if got := meta(c.release, c.path); got != c.want {
+			t.Errorf("release %q %s: lang %q, want %q", c.release, c.path, got, c.want)
 		}
 	}
 }
