@@ -135,6 +135,7 @@ func TestRegistryNoHang(t *testing.T) {
 					for _, host := range []string{"", "dsh", "lasmex", "other"} {
 						for _, name := range []string{"no_such_tool", "read", "subagent", "mcp__srv__tool", "agent_explore", ""} {
 							r.LookupFor(name, host)
+							r.LookupAt(name, host, "0.1.7")
 							r.Lookup(name)
 						}
 					}
