@@ -51,7 +51,11 @@ func Bodies(reg *projector.Registry, name string, data []byte, width int) (text,
 	opts := Options{Width: width, Styles: Plain()}
 	tp := &Printer{Reg: reg, W: tw, Opts: opts}
 	jp := &Printer{Reg: reg, W: jw, Opts: opts, Mode: ModeJSON}
-	_, err = logformat.ReadCallsFrom(name, bytes.NewReader(data), logformat.Options{NoViewPrepass: true}, func(c *logformat.Call) error {
+	ro := logformat.Options{NoViewPrepass: true}
+	if reg != nil {
+		ro.Release = reg.Config.Release // --config pins it
+	}
+	_, err = logformat.ReadCallsFrom(name, bytes.NewReader(data), ro, func(c *logformat.Call) error {
 		if err := tp.Call(c); err != nil {
 			return err
 		}

@@ -22,6 +22,7 @@ func TestCallsGolden(t *testing.T) {
 		"packed.jsonl", "legacy.jsonl", "projected.jsonl", "code-mode.jsonl", "pruned.jsonl",
 		"numbers-strings.jsonl", "synthetic.jsonl", "torn.jsonl", "stream-json.jsonl",
 		"notifications.jsonl", "multi-frame.jsonl.zstd", "sidecar/session.jsonl", "unknown-events.jsonl",
+		"formats/v1.jsonl", "formats/v2.jsonl", "formats/v3.jsonl", "formats/v4.jsonl", "formats/sidecar/session.v3.jsonl",
 	} {
 		t.Run(name, func(t *testing.T) {
 			out, errs, code := cli(t, nil, "calls", "--meta", filepath.Join(dir, name))

@@ -101,8 +101,9 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 }
 
 // readOptions: --jobs decoders per log, as in calls.
-func (o *verifyOptions) readOptions() logformat.Options {
-	return logformat.Options{Jobs: o.jobs, NoSidecar: o.proj.NoSidecar}
+// release is the DSH release --config pins ("" lets each log say).
+func (o *verifyOptions) readOptions(release string) logformat.Options {
+	return logformat.Options{Jobs: o.jobs, NoSidecar: o.proj.NoSidecar, Release: release}
 }
 
 // parseShard parses K/N.
@@ -274,7 +275,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	start := time.Now()
 	rop := replay.RunOptions{
 		Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
-		Read:      o.readOptions(),
+		Read:      o.readOptions(reg.Config.Release),
 		Stdin:     stdin,
 		Walked:    in.Walked,
 		Errs:      in.Errs,
@@ -336,7 +337,7 @@ func runShakeChild(o *verifyOptions, reg *projector.Registry, paths []string, k,
 	eng := replay.NewEngine(reg, replay.Options{Fingerprint: true, Kaptinlin: o.kaptinlin})
 	s := &fpSink{enc: json.NewEncoder(stdout)}
 	replay.Run(eng, paths, replay.RunOptions{Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: true,
-		Read: o.readOptions(), Stdin: stdin}, s)
+		Read: o.readOptions(reg.Config.Release), Stdin: stdin}, s)
 	if s.err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: s.err}
 	}

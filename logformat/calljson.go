@@ -89,6 +89,10 @@ func AppendCallJSON(b []byte, c *Call, o CallJSONOptions) []byte {
 	if c.Host != "" {
 		str("host", c.Host)
 	}
+	num("format", int64(c.Format))
+	if c.Release != "" {
+		str("release", c.Release)
+	}
 	if c.ValueUnrecordable != "" {
 		str("valueUnrecordable", c.ValueUnrecordable)
 	}

@@ -100,7 +100,11 @@ func (g *goldenRun) plan(path string) *logPlan {
 		}
 		return nil
 	}
-	if _, err := logformat.ReadCalls(path, logformat.Options{NoSidecar: g.o.proj.NoSidecar}, collect); err != nil {
+	opts := logformat.Options{NoSidecar: g.o.proj.NoSidecar}
+	if g.reg != nil {
+		opts.Release = g.reg.Config.Release
+	}
+	if _, err := logformat.ReadCalls(path, opts, collect); err != nil {
 		p.readErr = err
 		return p
 	}

@@ -159,7 +159,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		if e := in.Errs[path]; e != nil {
 			sum, err = &logformat.Summary{File: path}, e
 		} else {
-			sum, err = readCalls(path, logformat.Options{}, s.call)
+			sum, err = readCalls(path, logformat.Options{Release: reg.Config.Release}, s.call)
 		}
 		if s.html != nil {
 			s.html.EndLog(&replay.LogResult{File: path, Summary: sum})

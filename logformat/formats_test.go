@@ -1,0 +1,264 @@
+package logformat
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+)
+
+// The small logs of formats 1-4 (testdata/logformat/formats) hold the same
+// session: run_code with two sub-calls (one failing), a bash call, and a
+// pruned copy of the first result in a later turn.
+func TestFormatsSmallLogs(t *testing.T) {
+	for _, c := range []struct {
+		file    string
+		format  int
+		release string
+		subIDs  string
+		ignored int
+	}{
+		{"v1.jsonl", 1, "", "call_rc:code:1,call_rc:code:2", 0},
+		{"v2.jsonl", 2, "0.1.3", "call_rc:code:1,call_rc:code:2", 0},
+		{"v3.jsonl", 3, "0.1.5", "call_rc:ptc:1,call_rc:ptc:2", 0},
+		{"v4.jsonl", 4, "0.1.7", "call_rc:ptc:1,call_rc:ptc:2", 1},
+		{"sidecar/session.v3.jsonl", 3, "0.1.5", "call_rc:ptc:1,call_rc:ptc:2", 0},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			calls, sum := mustRead(t, filepath.Join("formats", c.file))
+			if len(calls) != 2 || sum.Calls != 2 || sum.SubCalls != 2 || sum.Results != 2 {
+				t.Fatalf("calls %d, summary %+v", len(calls), sum)
+			}
+			if sum.UnknownEvents != 0 || sum.IgnoredEvents != c.ignored || sum.Host != "dsh" {
+				t.Errorf("unknown %d, ignored %d, host %q", sum.UnknownEvents, sum.IgnoredEvents, sum.Host)
+			}
+			if sum.Header == nil || sum.Header.Version != c.format {
+				t.Errorf("header %+v", sum.Header)
+			}
+			rc, b := calls[0], calls[1]
+			var ids []string
+			for _, s := range rc.SubCalls {
+				ids = append(ids, s.CallID)
+				if s.Format != c.format || s.Release != c.release || s.Host != "dsh" {
+					t.Errorf("sub-call %s: format %d release %q host %q", s.CallID, s.Format, s.Release, s.Host)
+				}
+			}
+			if got := strings.Join(ids, ","); got != c.subIDs {
+				t.Errorf("sub-calls %s, want %s", got, c.subIDs)
+			}
+			if !rc.SubCalls[1].IsError || rc.SubCalls[0].IsError {
+				t.Errorf("sub-call isError %v %v", rc.SubCalls[0].IsError, rc.SubCalls[1].IsError)
+			}
+			for _, call := range calls {
+				if call.Format != c.format || call.Release != c.release || call.Host != "dsh" {
+					t.Errorf("%s: format %d release %q host %q", call.CallID, call.Format, call.Release, call.Host)
+				}
+			}
+			if rc.CallID != "call_rc" || len(rc.Views) != 1 || rc.Views[0].Content.At(0).Get("text").Str() != "[pruned]" {
+				t.Errorf("run_code %s: views %+v", rc.CallID, rc.Views)
+			}
+			if rc.Content.At(0).Get("text").Str() != "1\n" || rc.IsError {
+				t.Errorf("run_code content %s", rc.Content)
+			}
+			if b.CallID != "call_b" || b.Content.At(0).Get("text").Str() != "(no output)" {
+				t.Errorf("bash %s content %s", b.CallID, b.Content)
+			}
+			side := strings.HasPrefix(c.file, "sidecar/")
+			if got := rc.SubCalls[0].Value.IsDefined(); got != side {
+				t.Errorf("sub-call value from the sidecar: %v", got)
+			}
+		})
+	}
+}
+
+// Options.Release pins every call's release (--config {"release": ...}).
+func TestFormatsReleasePinned(t *testing.T) {
+	for _, file := range []string{"formats/v4.jsonl", "code-mode.jsonl"} {
+		calls, _, err := readAll(t, td(file), Options{Release: "0.1.5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range calls {
+			if c.Release != "0.1.5" || len(c.SubCalls) > 0 && c.SubCalls[0].Release != "0.1.5" {
+				t.Errorf("%s %s: release %q", file, c.CallID, c.Release)
+			}
+		}
+	}
+	if FormatRelease(0) != "" || FormatRelease(1) != "" || FormatRelease(2) != "0.1.3" || FormatRelease(3) != "0.1.5" || FormatRelease(4) != "0.1.7" {
+		t.Error("FormatRelease")
+	}
+}
+
+// formatLog is a log of format v with body lines after its header.
+func formatLog(t *testing.T, v string, body ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "session.jsonl")
+	text := `{"type":"session","version":` + v + `,"id":"x","createdAt":0,"isSeeded":false,"delegationDepth":0}` + "\n" + strings.Join(body, "\n") + "\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const (
+	evCall    = `{"type":"tool/call","seq":1,"time":1,"data":{"turn":1,"step":1,"callId":"c1","name":"bash","arguments":"{}"}}`
+	evTurn    = `{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}`
+	evTurnEnd = `{"type":"turn/end","seq":3,"time":3,"data":{"turn":1,"reason":{"kind":"completed"}}}`
+)
+
+func evResult(msg string) string {
+	return `{"type":"tool/result","seq":2,"time":2,"data":{"turn":1,"step":1,"message":` + msg + `},"sourceEventSeqs":[1],"surfaceOp":"append"}`
+}
+
+// What each format requires of a structure: a fatal error names the
+// line; a type another format retired or has not yet added is an unknown
+// event.
+func TestFormatsStructure(t *testing.T) {
+	wrapper := `{"id":"r","role":"user","source":{"kind":"tool","callId":"c1"},"content":[{"type":"tool-result","toolCallId":"c1","content":[{"type":"text","text":"x"}],"isError":false}]}`
+	toolRole := `{"role":"tool","source":{"kind":"tool","callId":"c1"},"toolCallId":"c1","content":[{"type":"text","text":"x"}],"isError":true,"id":"r"}`
+	for _, c := range []struct {
+		name, version string
+		body          []string
+		err           string // fatal error (with ":line:")
+		unknown       int
+		isError       bool
+	}{
+		{"v4 tool-role result", "4", []string{evTurn, evCall, evResult(toolRole), evTurnEnd}, "", 0, true},
+		{"v4 without isError", "4", []string{evTurn, evCall, evResult(strings.Replace(toolRole, `"isError":true,`, "", 1)), evTurnEnd}, "", 0, false},
+		{"v4 with a v3 wrapper", "4", []string{evTurn, evCall, evResult(wrapper), evTurnEnd}, `:4: corrupt session log: format 4 tool/result message must have role "tool"`, 0, false},
+		{"v3 with a v4 message", "3", []string{evTurn, evCall, evResult(toolRole), evTurnEnd}, ":4: corrupt session log: tool/result message must contain one tool-result block", 0, false},
+		{"v4 mismatched ids", "4", []string{evTurn, evCall, evResult(strings.Replace(toolRole, `"toolCallId":"c1"`, `"toolCallId":"c2"`, 1)), evTurnEnd}, ":4: corrupt session log: tool/result message has mismatched tool call ids", 0, false},
+		{"v4 isError a string", "4", []string{evTurn, evCall, evResult(strings.Replace(toolRole, `"isError":true`, `"isError":"yes"`, 1)), evTurnEnd}, ":4: corrupt session log: tool/result isError must be a boolean", 0, false},
+		{"v4 content not an array", "4", []string{evTurn, evCall, evResult(strings.Replace(toolRole, `"content":[{"type":"text","text":"x"}]`, `"content":"x"`, 1)), evTurnEnd}, ":4: corrupt session log: tool/result message content must be an array", 0, false},
+		{"v4 source not a tool", "4", []string{evTurn, evCall, evResult(strings.Replace(toolRole, `"kind":"tool"`, `"kind":"user"`, 1)), evTurnEnd}, ":4: corrupt session log: tool/result message must have tool source", 0, false},
+		{"v2 assistant/chunk", "2", []string{evTurn, `{"type":"assistant/chunk","seq":1,"time":1,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"delta":"x"}}}`}, "", 1, false},
+		{"v2 packed row", "2", []string{evTurn, `{"type":"text-chunks","seq0":1,"time0":1,"data":{"turn":1,"step":1,"index":0,"dt":[],"texts":["x"]}}`}, "", 1, false},
+		{"v3 code-dispatch", "3", []string{evTurn, `{"type":"tool/code-dispatch-start","seq":1,"time":1,"data":{"rootCallId":"c","parentCallId":"c","subCallId":"c:code:1","name":"read","arguments":{}}}`}, "", 1, false},
+		{"v2 system/message", "2", []string{evTurn, `{"type":"system/message","seq":1,"time":1,"data":{"turn":1,"step":1,"message":{"id":"s","role":"system","source":{"kind":"system-prompt"},"content":[]}},"surfaceOp":"append"}`}, "", 1, false},
+		{"v3 developer/message", "3", []string{evTurn, `{"type":"developer/message","seq":1,"time":1,"data":{"turn":1,"step":1,"message":{"id":"d","role":"developer","source":{"kind":"tool-registry"},"content":[]}},"surfaceOp":"append"}`}, "", 1, false},
+		{"v0 ptc-dispatch", "0", []string{evTurn, `{"type":"tool/ptc-dispatch-start","seq":1,"time":1,"data":{"rootCallId":"c","parentCallId":"c","subCallId":"c:ptc:1","name":"read","arguments":{}}}`}, "", 1, false},
+		{"v1 steering/message", "1", []string{evTurn, `{"type":"steering/message","seq":1,"time":1,"data":{"content":[]}}`}, "", 1, false},
+		{"v4 plugin event ignorable", "4", []string{evTurn, `{"type":"plugin:x/y","seq":1,"time":1,"data":{},"ignorable":true}`}, "", 0, false},
+		{"v4 plugin event required", "4", []string{evTurn, `{"type":"plugin:x/y","seq":1,"time":1,"data":{}}`}, "", 1, false},
+		{"v5", "5", []string{evTurn}, ":1: session log format version 5 is not supported: it was written by a newer harness (this build reads versions 0 to 4)", 0, false},
+		{"v-1", "-1", []string{evTurn}, ":1: session log format version -1 is not supported: it was written by a different harness", 0, false},
+		{"v1e3", "1e3", []string{evTurn}, ":1: session log format version 1e3 is not supported: it was written by a newer harness", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := formatLog(t, c.version, c.body...)
+			calls, sum, err := readAll(t, p, Options{})
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), p) {
+					t.Fatalf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.UnknownEvents != c.unknown {
+				t.Errorf("unknown events %d, want %d (%s)", sum.UnknownEvents, c.unknown, noticeKinds(sum))
+			}
+			if len(calls) > 0 && calls[0].IsError != c.isError {
+				t.Errorf("isError %v", calls[0].IsError)
+			}
+		})
+	}
+}
+
+// From format 3 the system prompt is a system/message: the host is read
+// from it (an empty head names none and keeps what was known).
+func TestFormatsHostFromSystemMessage(t *testing.T) {
+	sys := func(seq, text string) string {
+		content := `[]`
+		if text != "" {
+			content = `[{"type":"text","text":"` + text + `"}]`
+		}
+		return `{"type":"system/message","seq":` + seq + `,"time":0,"data":{"turn":1,"step":1,"message":{"id":"s` + seq + `","role":"system","source":{"kind":"system-prompt"},"content":` + content + `}},"surfaceOp":"append"}`
+	}
+	call := func(seq, id string) string {
+		return `{"type":"tool/call","seq":` + seq + `,"time":0,"data":{"turn":1,"step":1,"callId":"` + id + `","name":"bash","arguments":"{}"}}`
+	}
+	p := formatLog(t, "3", evTurn,
+		sys("1", `You are an AI agent powered by LasmeX.\n\nx`), call("2", "a"),
+		sys("3", ""), call("4", "b"),
+		sys("5", `You are an AI agent powered by DeepSeek Harness.`), call("6", "c"))
+	calls, sum, err := readAll(t, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range calls {
+		got = append(got, c.Host)
+	}
+	if strings.Join(got, ",") != "lasmex,lasmex,dsh" || sum.Host != "lasmex" {
+		t.Errorf("hosts %v, summary %q", got, sum.Host)
+	}
+}
+
+// Every migrated twin (../shared/fixtures/formats/migrated) pairs the same
+// calls, sub-calls and sidecar values as its v0 original in
+// testdata/recorded, with the same content.
+func TestFormatsMigratedTwinsPairLikeV0(t *testing.T) {
+	root := sharedtest.Dir(t, "fixtures", "formats", "migrated")
+	originals, _ := filepath.Glob("../testdata/recorded/*/*/session.jsonl")
+	if len(originals) == 0 {
+		t.Fatal("no recorded sessions")
+	}
+	twins := 0
+	for _, orig := range originals {
+		rel, _ := filepath.Rel("../testdata/recorded", filepath.Dir(orig))
+		want := flatCalls(t, orig)
+		for _, v := range []string{"2", "3", "4"} {
+			twin := filepath.Join(root, rel, "session.v"+v+".jsonl")
+			if _, err := os.Stat(twin); err != nil {
+				t.Errorf("%s: no twin of format %s", rel, v)
+				continue
+			}
+			twins++
+			got := flatCalls(t, twin)
+			if len(got) != len(want) {
+				t.Errorf("%s v%s: %d calls, v0 %d", rel, v, len(got), len(want))
+				continue
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("%s v%s: call %d\n got %s\nwant %s", rel, v, i, got[i], want[i])
+					break
+				}
+			}
+		}
+	}
+	if twins < 100 {
+		t.Errorf("only %d twins", twins)
+	}
+}
+
+// flatCalls lists a log's calls and sub-calls as what must not depend on
+// the format: ids, names, arguments, content, flags, value.
+func flatCalls(t *testing.T, path string) []string {
+	t.Helper()
+	var out []string
+	add := func(c *Call) {
+		c.File, c.Line, c.CallLine, c.Seq, c.Format, c.Release = "", 0, 0, 0, 0, ""
+		for i := range c.Views {
+			c.Views[i].Line, c.Views[i].Seq = 0, 0
+		}
+		out = append(out, string(AppendCallJSON(nil, c, CallJSONOptions{Meta: true, Content: true, Value: true})))
+	}
+	_, err := ReadCalls(path, Options{}, func(c *Call) error {
+		subs := c.SubCalls
+		c.SubCalls = nil
+		add(c)
+		for _, s := range subs {
+			add(s)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
