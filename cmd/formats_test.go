@@ -158,3 +158,78 @@ func TestVerifyFormatSnapshots(t *testing.T) {
 		t.Errorf("calls --summary: exit %d %s %s", code, out, errOut)
 	}
 }
+
+// A tree holding every generation of each recorded session (session.jsonl
+// beside its v2, v3 and v4 twins, as DSH leaves them) verifies each session
+// once, at its newest generation; each older one is one notice naming the
+// file that supersedes it, and not an unreadable log.
+func TestVerifyMixedGenerations(t *testing.T) {
+	root := sharedtest.Dir(t, "fixtures", "formats", "migrated")
+	dir := t.TempDir()
+	scenarios := []string{"dsh/read", "dsh/code-mode", "lasmex/todo", "dsh/subagent"}
+	wantCalls := 0.0
+	for _, sc := range scenarios {
+		dst := filepath.Join(dir, sc)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"session.jsonl", "session.values.jsonl"} {
+			copyFile(t, filepath.Join(recordedData, sc, f), filepath.Join(dst, f))
+		}
+		for _, v := range []string{"2", "3", "4"} {
+			for _, f := range []string{"session.v" + v + ".jsonl", "session.v" + v + ".values.jsonl"} {
+				copyFile(t, filepath.Join(root, sc, f), filepath.Join(dst, f))
+			}
+		}
+		out, _, _ := verifyCLI(t, "", "--format", "json", "--deterministic", filepath.Join(recordedData, sc, "session.jsonl"))
+		wantCalls += parseNDJSON(t, out).summary["calls"].(float64)
+	}
+	for _, stream := range []bool{true, false} {
+		args := []string{"--strict", "--format", "json", "--deterministic", dir}
+		if !stream {
+			args = append(args, filepath.Join(recordedData, "dsh", "todo", "session.jsonl")) // two arguments: no streaming walk
+		}
+		out, errOut, code := verifyCLI(t, "", args...)
+		r := parseNDJSON(t, out)
+		logs, calls := r.summary["logs"].(float64), r.summary["calls"].(float64)
+		if !stream {
+			logs, calls = logs-1, calls-7
+		}
+		if code != cmdutil.ExitOK || logs != float64(len(scenarios)) || calls != wantCalls || len(r.findings) != 0 {
+			t.Errorf("stream %v: exit %d, %v logs, %v calls (want %d, %v), findings %s\n%s", stream, code, logs, calls, len(scenarios), wantCalls, r.classes(), errOut)
+		}
+		for _, sc := range scenarios {
+			for _, old := range []string{"session.jsonl", "session.v2.jsonl", "session.v3.jsonl"} {
+				line := "dsh-replay: notice: " + filepath.Join(dir, sc, old) + ": superseded-generation: an older generation of the session in session.v4.jsonl"
+				if n := strings.Count(errOut, line); n != 1 {
+					t.Errorf("stream %v: %d notices for %s/%s:\n%s", stream, n, sc, old, errOut)
+				}
+			}
+		}
+		if strings.Contains(out, filepath.Join(dir, "dsh", "read", "session.v3.jsonl")) {
+			t.Errorf("an older generation was verified")
+		}
+	}
+	// Named, an older generation is verified.
+	old := filepath.Join(dir, "dsh", "read", "session.v2.jsonl")
+	out, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", old)
+	if r := parseNDJSON(t, out); code != cmdutil.ExitOK || r.summary["logs"].(float64) != 1 || strings.Contains(errOut, "superseded") {
+		t.Errorf("named %s: exit %d %v %s", old, code, r.summary, errOut)
+	}
+	// calls and show take the newest generation too.
+	out, errOut, code = cli(t, nil, "calls", "--summary", "--json", dir)
+	if code != cmdutil.ExitOK || !strings.Contains(out, `"logs":4,`) || strings.Count(errOut, "superseded-generation") != 3*len(scenarios) {
+		t.Errorf("calls: exit %d %s %s", code, out, errOut)
+	}
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

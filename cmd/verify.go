@@ -284,9 +284,11 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 	if stream != nil {
 		replay.RunFrom(eng, stream.Next, rop, sink)
+		in.Superseded = stream.Superseded()
 	} else {
 		replay.Run(eng, paths, rop, sink)
 	}
+	cmdutil.WarnSuperseded(stderr, in.Superseded)
 	if cardSink != nil {
 		cardSink.Flush()
 	}

@@ -125,6 +125,9 @@ type Inputs struct {
 	// socket named like a log (Kind NotASessionLog: skipped with a notice).
 	// They are in Paths, so each is reported in its place.
 	Errs map[string]*Error
+	// Superseded are the older generations of sessions a walk left out,
+	// each with the newest generation beside it (see SupersededNotices).
+	Superseded map[string]string
 }
 
 // walkFS is what a directory walk asks of the file system (tests and the
@@ -200,6 +203,12 @@ func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
 			}
 			return Inputs{}, &Error{File: a, Msg: msg}
 		}
+		for old, newest := range w.superseded {
+			if in.Superseded == nil {
+				in.Superseded = map[string]string{}
+			}
+			in.Superseded[old] = newest
+		}
 		sort.Strings(w.found)
 		for _, p := range w.found {
 			if !seen[p] {
@@ -236,6 +245,8 @@ type walker struct {
 	found []string
 	errs  map[string]*Error
 	alone map[string]bool // found logs with no sidecar in their directory
+	// superseded are older generations left out (see generations.go).
+	superseded map[string]string
 }
 
 func (w *walker) bad(p, kind, msg string) {
@@ -346,10 +357,20 @@ func (w *walker) list(dir string, fd int, dw *dirWalk, sub func(p string, fd int
 		}
 		logs = append(logs, p)
 	}
+	var superseded map[string]string
+	if len(logs) > 1 {
+		logs, superseded = newestGenerations(logs)
+	}
 	if len(logs) > 0 && walkedLogs.Add(int64(len(logs))) >= HugeHeapLogs {
 		gctune.HugeHeap()
 	}
 	w.mu.Lock()
+	for old, newest := range superseded {
+		if w.superseded == nil {
+			w.superseded = map[string]string{}
+		}
+		w.superseded[old] = newest
+	}
 	for _, p := range logs {
 		w.found = append(w.found, p)
 		// Only a listing read whole vouches for a sidecar's absence.

@@ -19,6 +19,7 @@ type PathInfo struct {
 // for one goroutine.
 type Stream struct {
 	top   *walker
+	subs  []*subtree
 	items []streamItem
 	i     int
 	// The subdirectory whose logs are being handed out.
@@ -116,7 +117,7 @@ func expandStream(a string, filter PathFilter, fsys walkFS) (*Stream, error) {
 			return nil, &Error{File: a, Msg: msg}
 		}
 	}
-	return &Stream{top: top, items: items}, nil
+	return &Stream{top: top, subs: subs, items: items}, nil
 }
 
 // Next returns the next path and what the walk knows of it; ok is false
@@ -155,12 +156,36 @@ func (s *Stream) Next() (path string, info PathInfo, ok bool) {
 	}
 }
 
+// Superseded is Inputs.Superseded: the older generations the walk left
+// out. Complete once Next has returned false.
+func (s *Stream) Superseded() map[string]string {
+	var out map[string]string
+	add := func(w *walker) {
+		for old, newest := range w.superseded {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[old] = newest
+		}
+	}
+	add(s.top)
+	for _, sub := range s.subs {
+		select {
+		case <-sub.done:
+			add(sub.w)
+		default: // not walked yet: Next has not finished
+		}
+	}
+	return out
+}
+
 // Inputs reads the rest of the stream into Inputs (as Expand returns them).
 func (s *Stream) Inputs() Inputs {
 	in := Inputs{Walked: map[string]bool{}, Errs: map[string]*Error{}, NoSidecar: map[string]bool{}}
 	for {
 		p, info, ok := s.Next()
 		if !ok {
+			in.Superseded = s.Superseded()
 			return in
 		}
 		in.Paths = append(in.Paths, p)

@@ -192,7 +192,16 @@ func ExpandLogInputs(args []string, pf logformat.PathFilter, stderr io.Writer) (
 		out = append(out, p)
 	}
 	in.Paths = out
+	WarnSuperseded(stderr, in.Superseded)
 	return in, nil
+}
+
+// WarnSuperseded reports, once each, the older generations of sessions a
+// walk left out (logformat.Inputs.Superseded): a notice, not a failure.
+func WarnSuperseded(w io.Writer, superseded map[string]string) {
+	for _, n := range logformat.SupersededNotices(superseded) {
+		fmt.Fprintf(w, "dsh-replay: notice: %s: %s: %s\n", logformat.QuoteName(n.File), n.Kind, logformat.EscapeControls(n.Msg))
+	}
 }
 
 // ReadLog is logformat.ReadCalls (read for "-" from stdin) that reports a
