@@ -15,8 +15,9 @@ import (
 
 // Rewriting a log in place re-records the content and meta of some calls
 // while keeping every other byte: only the byte spans of the result's
-// content blocks (data.message.content[0].content, the legacy
-// data.content, or a code-dispatch's data.content) and of data.meta inside
+// content blocks (data.message.content[0].content, format 4's
+// data.message.content, the legacy data.content, or a code-dispatch's or
+// ptc-dispatch's data.content) and of data.meta inside
 // the settling lines change; every other line, and every zstd frame that
 // holds no edited line, is copied verbatim.
 
@@ -261,6 +262,9 @@ func editLine(line []byte, f lineFormat, e Edit) ([]byte, error) {
 	want := "tool/result"
 	if e.SubCall {
 		want = "tool/code-dispatch"
+		if typ == "tool/ptc-dispatch" { // format 3 on
+			want = typ
+		}
 	}
 	if typ != want {
 		return nil, fmt.Errorf("expected a %s event for call %s, found %s", want, jsonv.Quote(e.CallID), jsonv.Quote(typ))
@@ -301,6 +305,12 @@ func editLine(line []byte, f lineFormat, e Edit) ([]byte, error) {
 		bm := last(msg, "content")
 		if bm == nil || line[bm.valStart] != '[' {
 			return nil, errors.New("the result message has no content blocks")
+		}
+		if dv.Path("message", "role").Str() == "tool" {
+			// Format 4: the message's own blocks are the content (it is
+			// re-recorded in place, never as a format 3 wrapper).
+			content = bm
+			break
 		}
 		b0 := skipSpace(line, bm.valStart+1)
 		block, _, err := objectAt(line, b0)
@@ -433,6 +443,8 @@ func checkEdited(line []byte, f lineFormat, e Edit) error {
 		content = d.Get("content")
 	case !d.Get("message").IsDefined() && d.Has("callId") && d.Has("content") && d.Has("isError"):
 		content = d.Get("content")
+	case d.Get("message").Get("role").Str() == "tool":
+		content = d.Get("message").Get("content")
 	default:
 		content = d.Get("message").Get("content").At(0).Get("content")
 	}

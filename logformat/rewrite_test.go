@@ -19,6 +19,11 @@ func textBlocks(s string) jsonv.Value {
 	return jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", jsonv.Str(s))))
 }
 
+// v4Result is a format 4 tool/result line with dataTail after its message.
+func v4Result(dataTail string) string {
+	return `{"type":"tool/result","seq":1,"time":0,"data":{"turn":1,"step":1,"message":{"role":"tool","source":{"kind":"tool","callId":"c1"},"toolCallId":"c1","content":[{"type":"text","text":"old"}],"isError":false,"id":"r"}` + dataTail + `},"sourceEventSeqs":[0],"surfaceOp":"append"}`
+}
+
 func TestRewriteLine(t *testing.T) {
 	newContent := textBlocks("new")
 	meta := jsonv.MustParse(`{"a":1}`)
@@ -75,6 +80,16 @@ func TestRewriteLine(t *testing.T) {
 			line: `{"type":"tool/code-dispatch","data":{"subCallId":"s","n":1.50,"x":"\ud800","content":[]}}`,
 			edit: Edit{CallID: "s", SubCall: true, Content: textBlocks("\u00e9")},
 			want: `{"type":"tool/code-dispatch","data":{"subCallId":"s","n":1.50,"x":"\ud800","content":[{"type":"text","text":"é"}]}}`},
+		{name: "format 4 tool-role message", header: `{"type":"session","version":4,"id":"s","createdAt":0,"isSeeded":false,"delegationDepth":0}`,
+			line: v4Result(`,"meta":{"b":2},"value":1`), edit: Edit{CallID: "c1", Content: newContent, SetMeta: true, Meta: meta},
+			want: strings.Replace(v4Result(`,"meta":{"a":1},"value":1`), `"text":"old"`, `"text":"new"`, 1)},
+		{name: "format 4 meta inserted", header: `{"type":"session","version":4,"id":"s","createdAt":0,"isSeeded":false,"delegationDepth":0}`,
+			line: v4Result(``), edit: Edit{CallID: "c1", SetMeta: true, Meta: meta},
+			want: v4Result(`,"meta":{"a":1}`)},
+		{name: "format 3 ptc-dispatch",
+			line: `{"type":"tool/ptc-dispatch","seq":5,"time":0,"data":{"rootCallId":"c1","parentCallId":"c1","subCallId":"c1:ptc:1","name":"read","arguments":{},"isError":false,"content":[{"type":"text","text":"old"}],"meta":1}}`,
+			edit: Edit{CallID: "c1:ptc:1", SubCall: true, Content: newContent, SetMeta: true},
+			want: `{"type":"tool/ptc-dispatch","seq":5,"time":0,"data":{"rootCallId":"c1","parentCallId":"c1","subCallId":"c1:ptc:1","name":"read","arguments":{},"isError":false,"content":[{"type":"text","text":"new"}]}}`},
 		{name: "wrong call id", line: current(``), edit: Edit{CallID: "c2", Content: newContent}, err: `not "c2"`},
 		{name: "wrong event type", line: current(``), edit: Edit{CallID: "c1", SubCall: true, Content: newContent}, err: "expected a tool/code-dispatch"},
 		{name: "not JSON", line: `{"type":`, edit: Edit{CallID: "c1", Content: newContent}, err: "rewrite"},
