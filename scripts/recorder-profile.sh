@@ -51,5 +51,5 @@ while IFS= read -r log; do
 	cp "$log" "$out/"
 	side="${log%.jsonl*}.values.jsonl"
 	[ -f "$side" ] && cp "$side" "$out/" && found=1
-done < <(find "$home/sessions" -name 'session.jsonl*' -not -name '*.values.jsonl')
+done < <(find "$home/sessions" -name 'session*.jsonl*' -not -name '*.values.jsonl')
 [ "$found" = 1 ] || { echo "recorder-profile: no sidecar beside the $host session log" >&2; exit 1; }

@@ -1,11 +1,12 @@
 // Records scripted sessions on a prepared DSH or LasmeX tree, with the
-// recorder plugin loaded, into <out>/<host>/<scenario>/session.jsonl and
-// session.values.jsonl.
+// recorder plugin loaded, into <out>/<host>/<scenario>/: the log under the
+// name the host gave it (session.jsonl, or session.vN.jsonl from format 1
+// on) and its values sidecar named after it (session.vN.values.jsonl).
 //
 //   cd TREE && node --import tsx/esm record.ts --host dsh --tree TREE --out DIR [--only NAME]
 import { reset } from './pin.ts'
 import { chmodSync, cpSync, mkdirSync, utimesSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
-import { join, dirname } from 'node:path'
+import { basename, join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire, register } from 'node:module'
 import { load, treeModule, type HostName } from './host.ts'
@@ -31,6 +32,23 @@ const base = arg('base', '/tmp/dsh-replay-record')
 
 function plugin(mod: any): any {
   return typeof mod.apply === 'function' ? mod : mod.default
+}
+
+// Upstream's generation names: session.jsonl (format 0), session.vN.jsonl.
+const GENERATION = /^session(?:\.v([1-9][0-9]*))?\.jsonl(?:\.zstd)?$/
+
+/** The logs of each directory less the older generations beside a newer one. */
+function newestGeneration(logs: string[]): string[] {
+  const newest = new Map<string, { path: string, gen: number }>()
+  const others: string[] = []
+  for (const p of logs) {
+    const m = GENERATION.exec(basename(p))
+    if (m === null) { others.push(p); continue }
+    const gen = m[1] === undefined ? 0 : Number(m[1])
+    const cur = newest.get(dirname(p))
+    if (cur === undefined || gen > cur.gen) newest.set(dirname(p), { path: p, gen })
+  }
+  return [...others, ...[...newest.values()].map((e) => e.path)].sort()
 }
 
 function findLogs(dir: string): string[] {
@@ -111,15 +129,17 @@ async function run(s: Scenario): Promise<void> {
   await ctx.stop?.()
   const logs = findLogs(sessions)
   // Subagents write logs of their own; the scenarios give them no tools, so
-  // only the agent's is kept.
-  const main = logs.filter((l) => l.includes(`${host}-${s.name}`))
+  // only the agent's is kept: the newest generation the host wrote
+  // (session.jsonl up to format 0, session.vN.jsonl after), under its own
+  // name, with the sidecar named after it.
+  const main = newestGeneration(logs.filter((l) => l.includes(`${host}-${s.name}`)))
   if (main.length !== 1) throw new Error(`${s.name}: expected one session log of the agent, found ${main.length} among ${logs.length}`)
   const dest = join(out, host, s.name)
   rmSync(dest, { recursive: true, force: true })
   mkdirSync(dest, { recursive: true })
-  cpSync(main[0]!, join(dest, 'session.jsonl'))
+  cpSync(main[0]!, join(dest, basename(main[0]!)))
   const side = Recorder.sidecarPath(main[0]!)
-  if (existsSync(side)) cpSync(side, join(dest, 'session.values.jsonl'))
+  if (existsSync(side)) cpSync(side, join(dest, basename(side)))
   if (bench) {
     const wall = performance.now() - started
     console.log(`${host}/${s.name}: ${timing.calls} calls, recorder ${(timing.ms * 1000 / timing.calls).toFixed(1)} µs/call, session ${(wall / timing.calls).toFixed(2)} ms/call`)

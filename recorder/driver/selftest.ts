@@ -33,6 +33,9 @@ expect('valueLine replaced', Recorder.valueLine('c1', 'v', true), '{"callId":"c1
 expect('valueLine NaN', Recorder.valueLine('c1', NaN, false), '{"callId":"c1","unrecordable":"NaN"}\n')
 expect('sidecarPath', Recorder.sidecarPath('/l/s.jsonl.zstd'), '/l/s.values.jsonl')
 expect('sidecarPath dir', Recorder.sidecarPath('/l/s.jsonl', '/o'), '/o/s.values.jsonl')
+// A generation's sidecar is named after it (session.v4.jsonl -> session.v4.values.jsonl).
+expect('sidecarPath generation', Recorder.sidecarPath('/l/session.v4.jsonl.zstd'), '/l/session.v4.values.jsonl')
+expect('sidecarPath child generation', Recorder.sidecarPath('/l/session.2.v3.jsonl'), '/l/session.2.v3.values.jsonl')
 
 // contentReplaced against a tool whose render is known.
 const tool = { output: { render: (_a: unknown, v: any) => [{ type: 'text', text: v.text }] } }
