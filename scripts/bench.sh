@@ -6,6 +6,7 @@
 # directory, then runs over the same data, side by side:
 #   dsh-replay calls --summary   (plain and zstd)
 #   dsh-replay verify --jobs 2 and --jobs 1 (every call carries a value)
+#   the same two commands over a format 4 log of the same size
 #   cat, jq -c ., and Node's JSON.parse per line   (where installed)
 # and prints MB/s of plaintext and peak RSS for each.
 #
@@ -37,7 +38,7 @@
 #
 # The generator is reusable on its own (e.g. for a verify row):
 #   go run ./internal/benchgen/cmd/benchgen -mb 1024 -o FILE [-zstd] [-seed N]
-#       [-frame-kb 1024] [-templates 300] [-ports=false]
+#       [-frame-kb 1024] [-templates 300] [-ports=false] [-format 0|2|3|4]
 # It is deterministic per seed and renders result content and meta with the
 # registered Go ports (a tool without a port gets plain text and no meta).
 set -euo pipefail
@@ -61,6 +62,7 @@ fi
 mkdir -p "$DIR"
 PLAIN=$DIR/session.jsonl
 ZSTD=$DIR/session.jsonl.zstd
+V4=$DIR/v4/session.v4.jsonl # the same kind of session in format 4
 GEN=$DIR/benchgen
 if ! go build -o "$GEN" ./internal/benchgen/cmd/benchgen 2>"$DIR/.build"; then
   echo "note: the tool ports do not build right now; generating plain text results" >&2
@@ -72,7 +74,12 @@ if [[ ! -s $PLAIN ]]; then
   "$GEN" -mb "$MB" -o "$PLAIN"
   "$GEN" -mb "$MB" -zstd -o "$ZSTD"
 fi
+if [[ ! -s $V4 ]]; then
+  mkdir -p "$(dirname "$V4")"
+  "$GEN" -mb "$MB" -format 4 -o "$V4"
+fi
 BYTES=$(stat -c %s "$PLAIN")
+V4BYTES=$(stat -c %s "$V4")
 ZBYTES=$(stat -c %s "$ZSTD")
 
 TIME=/usr/bin/time
@@ -146,6 +153,10 @@ big "dsh-replay calls --summary --jobs 1" plain "$BIN" calls --summary --jobs 1 
 big "dsh-replay verify --jobs 2" plain "$BIN" verify --jobs 2 "$PLAIN"
 big "dsh-replay verify --jobs 1" plain "$BIN" verify --jobs 1 "$PLAIN"
 big "dsh-replay verify --jobs 2" zstd "$BIN" verify --jobs 2 "$ZSTD"
+# Format 4 (DSH 0.1.7 on): the stream inside assistant/message, tool-role
+# results; the same throughput class as format 0 is the aim.
+BYTES=$V4BYTES big "dsh-replay calls --summary (format 4)" plain "$BIN" calls --summary "$V4"
+BYTES=$V4BYTES big "dsh-replay verify --jobs 2 (format 4)" plain "$BIN" verify --jobs 2 "$V4"
 [[ $SKIP == *" cat "* ]] || measure "cat" plain cat "$PLAIN"
 NODE_ROW=""
 if [[ $SKIP != *" node "* ]] && command -v "$NODE" >/dev/null; then

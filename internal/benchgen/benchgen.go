@@ -30,6 +30,11 @@ type Options struct {
 	Templates int
 	// Registry provides the ports; nil means plain text results without meta.
 	Registry *projector.Registry
+	// Format is the session log format version written: 0 (the default:
+	// assistant/chunk events and packed rows), or 2, 3 or 4 (the stream
+	// inside assistant/message; from 3 a system/message and from 4
+	// tool-role results). The same session in each.
+	Format int
 }
 
 // Stats describe what was written.
@@ -53,7 +58,9 @@ type template struct {
 	message    []byte   // assistant/message data tail
 	call       []byte   // tool/call data tail
 	result     []byte   // tool/result data tail
-	ids        [5][]int // placeholder offsets in callEnd, message, call, result, argsRow
+	ids        [7][]int // placeholder offsets in callEnd, message, call, result, argsRow, streamed, result4
+	streamed   []byte   // format 2+: assistant/message data tail with its stream
+	result4    []byte   // format 4: tool/result data tail (a tool-role message)
 	argsRow    []byte   // tool-call-chunks data tail (after turn/step)
 	reasonRow  []byte   // reasoning-chunks data tail
 	dt         []byte   // shared dt array text for the rows
@@ -75,7 +82,7 @@ func Generate(w io.Writer, o Options) (Stats, error) {
 	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9E3779B97F4A7C15))
 	tpls := make([]*template, o.Templates)
 	for i := range tpls {
-		tpls[i] = makeTemplate(rng, o.Registry, i)
+		tpls[i] = makeTemplate(rng, o.Registry, formatRelease[o.Format], i)
 	}
 	g := &gen{o: o, rng: rng, tpls: tpls}
 	cw := &countWriter{w: w}
@@ -133,7 +140,14 @@ type gen struct {
 
 func (g *gen) run() error {
 	g.time = 1786000000000
-	g.buf = append(g.buf, `{"type":"session","version":0,"id":"bench-0000-4000-8000-000000000000","createdAt":1786000000000,"cwd":"/home/dev/project","delegationDepth":0}`+"\n"...)
+	switch g.o.Format {
+	case 0:
+		g.buf = append(g.buf, `{"type":"session","version":0,"id":"bench-0000-4000-8000-000000000000","createdAt":1786000000000,"cwd":"/home/dev/project","delegationDepth":0}`+"\n"...)
+	case 2, 3, 4:
+		g.buf = fmt.Appendf(g.buf, `{"type":"session","version":%d,"id":"bench-0000-4000-8000-000000000000","createdAt":1786000000000,"cwd":"/home/dev/project","isSeeded":false,"delegationDepth":0}`+"\n", g.o.Format)
+	default:
+		return fmt.Errorf("benchgen: format %d is not written (0, 2, 3 or 4)", g.o.Format)
+	}
 	g.st.Lines++
 	if g.o.Zstd {
 		// Frame 1 holds exactly the header line.
@@ -212,6 +226,12 @@ func (g *gen) writeTurn() {
 	g.buf = strconv.AppendInt(g.buf, int64(g.turn), 10)
 	g.buf = append(g.buf, '}')
 	g.end()
+	if g.o.Format >= 3 && g.turn == 1 {
+		// The system prompt as a surface message (format 3 on).
+		g.event("system/message")
+		g.buf = append(g.buf, `{"turn":1,"step":1,"message":{"id":"system-1","role":"system","source":{"kind":"system-prompt"},"content":[{"type":"text","text":"You are a coding agent.\n\nUse the read tool to inspect text files."}]}},"surfaceOp":"append"`...)
+		g.end()
+	}
 	g.event("user/message")
 	g.buf = append(g.buf, `{"id":"user-`...)
 	g.buf = strconv.AppendInt(g.buf, int64(g.turn), 10)
@@ -228,18 +248,25 @@ func (g *gen) writeTurn() {
 	g.turnStep()
 	g.buf = append(g.buf, '}')
 	g.end()
-	first := g.seq
-	g.chunk(`,"chunk":{"type":"block-start","index":0,"blockType":"text"}}`)
-	g.chunk(`,"chunk":{"type":"text-delta","index":0,"text":"Done"}}`)
-	g.chunk(`,"chunk":{"type":"text-delta","index":0,"text":"."}}`)
-	g.chunk(`,"chunk":{"type":"block-end","index":0,"block":{"type":"text","text":"Done."}}}`)
-	g.chunk(`,"chunk":{"type":"finish","reason":{"kind":"stop"}}}`)
-	last := g.seq - 1
-	g.event("assistant/message")
-	g.turnStep()
-	g.buf = append(g.buf, `,"message":{"id":"asst-final","role":"assistant","content":[{"type":"text","text":"Done."}],"source":{"kind":"model","provider":"deepseek-official","model":"deepseek-v4-flash"}}}`...)
-	g.seqRange(first, last)
-	g.end()
+	if g.o.Format >= 2 {
+		g.event("assistant/message")
+		g.turnStep()
+		g.buf = append(g.buf, `,"message":{"id":"asst-final","role":"assistant","content":[{"type":"text","text":"Done."}],"source":{"kind":"model","provider":"deepseek-official","model":"deepseek-v4-flash"}},"stream":[{"type":"chunk","time":1786000000000,"chunk":{"type":"block-start","index":0,"blockType":"text"}},{"type":"text-chunks","time0":1786000000001,"index":0,"dt":[1],"texts":["Done","."]},{"type":"chunk","time":1786000000003,"chunk":{"type":"block-end","index":0,"block":{"type":"text","text":"Done."}}},{"type":"chunk","time":1786000000004,"chunk":{"type":"finish","reason":{"kind":"stop"}}}]},"surfaceOp":"append"`...)
+		g.end()
+	} else {
+		first := g.seq
+		g.chunk(`,"chunk":{"type":"block-start","index":0,"blockType":"text"}}`)
+		g.chunk(`,"chunk":{"type":"text-delta","index":0,"text":"Done"}}`)
+		g.chunk(`,"chunk":{"type":"text-delta","index":0,"text":"."}}`)
+		g.chunk(`,"chunk":{"type":"block-end","index":0,"block":{"type":"text","text":"Done."}}}`)
+		g.chunk(`,"chunk":{"type":"finish","reason":{"kind":"stop"}}}`)
+		last := g.seq - 1
+		g.event("assistant/message")
+		g.turnStep()
+		g.buf = append(g.buf, `,"message":{"id":"asst-final","role":"assistant","content":[{"type":"text","text":"Done."}],"source":{"kind":"model","provider":"deepseek-official","model":"deepseek-v4-flash"}}}`...)
+		g.seqRange(first, last)
+		g.end()
+	}
 	g.event("step/end")
 	g.turnStep()
 	g.buf = append(g.buf, '}')
@@ -278,6 +305,16 @@ func (g *gen) writeCall(t *template) {
 	g.turnStep()
 	g.buf = append(g.buf, '}')
 	g.end()
+	if g.o.Format >= 2 {
+		// The stream is inside the message (format 2 on).
+		g.event("assistant/message")
+		g.turnStep()
+		g.blob(t.streamed, t.ids[5], id[:])
+		g.buf = append(g.buf, `,"surfaceOp":"append"`...)
+		g.end()
+		g.callAndResult(t, id[:])
+		return
+	}
 	first := g.seq
 	g.chunk(`,"chunk":{"type":"block-start","index":0,"blockType":"reasoning"}}`)
 	g.row("reasoning-chunks", t.reasonRow, nil, id[:], len(t.reasoning))
@@ -299,14 +336,23 @@ func (g *gen) writeCall(t *template) {
 	g.blob(t.message, t.ids[1], id[:])
 	g.seqRange(first, last)
 	g.end()
+	g.callAndResult(t, id[:])
+}
+
+// callAndResult writes a call's tool/call, tool/result and step/end.
+func (g *gen) callAndResult(t *template, id []byte) {
 	callSeq := g.seq
 	g.event("tool/call")
 	g.turnStep()
-	g.blob(t.call, t.ids[2], id[:])
+	g.blob(t.call, t.ids[2], id)
 	g.end()
 	g.event("tool/result")
 	g.turnStep()
-	g.blob(t.result, t.ids[3], id[:])
+	if g.o.Format >= 4 {
+		g.blob(t.result4, t.ids[6], id)
+	} else {
+		g.blob(t.result, t.ids[3], id)
+	}
 	g.buf = append(g.buf, `,"sourceEventSeqs":[`...)
 	g.buf = strconv.AppendInt(g.buf, callSeq, 10)
 	g.buf = append(g.buf, `],"surfaceOp":"append"`...)
@@ -436,12 +482,17 @@ func callValue(rng *rand.Rand, name string, i int) (args, value jsonv.Value) {
 
 var toolNames = []string{"read", "read", "edit", "grep", "bash", "bash", "web_fetch"}
 
-func makeTemplate(rng *rand.Rand, reg *projector.Registry, i int) *template {
+// formatRelease is the DSH release a format implies (logformat's
+// FormatRelease, which this package cannot import: logformat's tests
+// import it): content is rendered by that release's definitions.
+var formatRelease = map[int]string{2: "0.1.3", 3: "0.1.5", 4: "0.1.7"}
+
+func makeTemplate(rng *rand.Rand, reg *projector.Registry, release string, i int) *template {
 	name := toolNames[rng.IntN(len(toolNames))]
 	args, value := callValue(rng, name, i)
 	var content, meta jsonv.Value
 	if reg != nil {
-		if t := reg.Lookup(name); t != nil && t.Output != nil {
+		if t := reg.LookupAt(name, "", release); t != nil && t.Output != nil {
 			if c, err := t.RunRender(args, value); err == nil {
 				content = c
 				if mv, ok, err := t.RunPresentationMeta(args, value); err == nil && ok {
@@ -505,7 +556,23 @@ func makeTemplate(rng *rand.Rand, reg *projector.Registry, i int) *template {
 	}
 	res += `,"value":` + jsonv.Encode(value) + `}`
 	t.result = []byte(res)
-	for k, b := range [][]byte{t.callEnd, t.message, t.call, t.result, t.argsRow} {
+	res4 := `,"message":{"role":"tool","source":{"kind":"tool","callId":"` + placeholder + `"},"toolCallId":"` + placeholder + `","content":` + jsonv.Encode(content) + `,"isError":false,"id":"result-` + strconv.Itoa(i) + `"}`
+	if meta.IsDefined() {
+		res4 += `,"meta":` + jsonv.Encode(meta)
+	}
+	t.result4 = []byte(res4 + `,"value":` + jsonv.Encode(value) + `}`)
+	// Format 2 on: the same chunks as stream records inside the message.
+	const t0 = "1786000000000"
+	stream := `,"stream":[{"type":"chunk","time":` + t0 + `,"chunk":{"type":"block-start","index":0,"blockType":"reasoning"}},` +
+		`{"type":"reasoning-chunks","time0":` + t0 + string(t.reasonRow[:len(t.reasonRow)-1]) + `},` +
+		`{"type":"chunk","time":` + t0 + `,"chunk":{"type":"block-end","index":0,"block":{"type":"reasoning","text":` + jsonv.Quote(reasonText) + `}}},` +
+		`{"type":"chunk","time":` + t0 + `,"chunk":{"type":"block-start","index":1,"blockType":"tool-call"}},` +
+		`{"type":"tool-call-chunks","time0":` + t0 + string(t.argsRow[:len(t.argsRow)-1]) + `},` +
+		`{"type":"chunk","time":` + t0 + `,"chunk":{"type":"block-end","index":1,"block":` + callBlock + `}},` +
+		`{"type":"chunk","time":` + t0 + `,"chunk":{"type":"usage","usage":{"inputTokens":15137,"outputTokens":128,"cacheReadTokens":1280}}},` +
+		`{"type":"chunk","time":` + t0 + `,"chunk":{"type":"finish","reason":{"kind":"tool-calls"}}}]`
+	t.streamed = append(append([]byte(nil), t.message[:len(t.message)-1]...), stream+"}"...)
+	for k, b := range [][]byte{t.callEnd, t.message, t.call, t.result, t.argsRow, t.streamed, t.result4} {
 		for p := 0; ; {
 			j := strings.Index(string(b[p:]), placeholder)
 			if j < 0 {

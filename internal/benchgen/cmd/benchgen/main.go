@@ -21,9 +21,10 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	tpl := flag.Int("templates", 300, "distinct call templates")
 	ports := flag.Bool("ports", true, "render result content and meta with the Go ports")
+	format := flag.Int("format", 0, "session log format version: 0, 2, 3 or 4")
 	flag.Parse()
 
-	o := benchgen.Options{Bytes: *mb << 20, Seed: *seed, Zstd: *z, FrameBytes: *frameKB << 10, Templates: *tpl}
+	o := benchgen.Options{Bytes: *mb << 20, Seed: *seed, Zstd: *z, FrameBytes: *frameKB << 10, Templates: *tpl, Format: *format}
 	if *ports && registry == nil {
 		fmt.Fprintln(os.Stderr, "benchgen: built without the ports (-tags noports): plain text results, no meta")
 	}
