@@ -64,8 +64,9 @@ example: build
 	$(BIN) show --no-pager --width 100 testdata/example/session.jsonl
 
 # Re-record testdata/recorded: scripted sessions on the pinned DSH and LasmeX
-# trees (../shared/upstream, unpacked by its prepare.sh) with the recorder
-# plugin loaded. Needs the upstream archives; CI only verifies the result.
+# trees with the recorder plugin loaded. Needs both trees prepared by hand
+# (DSH_REPLAY_UPSTREAM, DSH_REPLAY_UPSTREAM_LASMEX; docs/upstream.md) and
+# Node >= 22.19 on PATH; CI only verifies the result.
 record:
 	./scripts/record.sh
 
@@ -74,8 +75,9 @@ record-check:
 	./scripts/record.sh --check
 
 # Upstream's own plugins in the sandbox against the Go ports and the
-# recorded sessions, for DSH and LasmeX: prepares both pinned trees
-# (../shared/upstream/prepare.sh, once) and fails unless every plugin
+# recorded sessions, for DSH and LasmeX, from the prepared trees
+# DSH_REPLAY_UPSTREAM and DSH_REPLAY_UPSTREAM_LASMEX name (docs/upstream.md;
+# it stops, saying what is missing, without them) and fails unless every plugin
 # shipping a ported tool loads, every conformance example agrees and every
 # recorded call verifies through them.
 crosscheck:

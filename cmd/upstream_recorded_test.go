@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/upstreamtest"
 )
 
 // recordedPlugins are the upstream packages whose tools the recorded
@@ -20,34 +20,22 @@ var recordedPlugins = []string{
 }
 
 // TestVerifyRecordedWithUpstreamPlugins: with upstream's own plugins
-// loaded from a prepared tree (DSH_REPLAY_UPSTREAM; skipped, saying so,
-// without one), every call of theirs in that host's recorded sessions
+// loaded from each prepared tree it is given (DSH_REPLAY_UPSTREAM,
+// DSH_REPLAY_UPSTREAM_LASMEX; a subtest per host, skipped, saying so,
+// without its tree), every call of theirs in that host's recorded sessions
 // verifies through their JavaScript projectors, each plugin alone and all
 // together: the real code, in the sandbox, reproduces what the real host
 // recorded.
 func TestVerifyRecordedWithUpstreamPlugins(t *testing.T) {
-	tree := os.Getenv("DSH_REPLAY_UPSTREAM")
-	if tree == "" {
-		t.Skip("DSH_REPLAY_UPSTREAM is not set: no upstream tree (make crosscheck prepares both)")
+	for _, h := range upstreamtest.Hosts {
+		t.Run(h.Name, func(t *testing.T) { verifyRecordedWithUpstreamPlugins(t, h.Tree(t), h.Name) })
 	}
-	if _, err := os.Stat(filepath.Join(tree, "packages")); err != nil {
-		t.Skipf("DSH_REPLAY_UPSTREAM=%s: %v", tree, err)
-	}
-	b, err := os.ReadFile(filepath.Join(tree, "package.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root struct{ Name string }
-	if err := json.Unmarshal(b, &root); err != nil {
-		t.Fatal(err)
-	}
+}
+
+func verifyRecordedWithUpstreamPlugins(t *testing.T, tree, host string) {
 	// The options the recorder ran these plugins with (the glob sampling
 	// switch, the todo policy, plan mode's section and the subagent
 	// provider are required: upstream has no default).
-	host := "lasmex"
-	if strings.HasPrefix(root.Name, "@deepseek-ai/") {
-		host = "dsh"
-	}
 	cfg := filepath.Join(t.TempDir(), "config.json")
 	conf := `{"host":"` + host + `","plugins":{"tool-fs-search":{"sampleOverCapGlobResults":false},"tool-todo":{"allowParallelInProgress":false},` +
 		`"plan-mode":{"section":"You are in plan mode: plan, then call exit_plan_mode."},"tool-subagent":{"provider":"spawn","enableRunInBackground":true}}}`

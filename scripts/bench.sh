@@ -25,9 +25,10 @@
 #               tree (default 34: about 6,000 logs, 67 MB of them)
 #   BENCH_START_RUNS   paired runs of each start-up row (default 21)
 #   BENCH_TREE_PAIRS   paired runs of the tree against Node (default 9)
-#   DSH_REPLAY_UPSTREAM  a prepared upstream tree (../shared/upstream/prepare.sh):
-#               adds whole-command plugin loads (`tools --plugin` of each
-#               upstream package that ships a ported tool, its bundle cached)
+#   DSH_REPLAY_UPSTREAM  a prepared DSH tree (docs/upstream.md; checked
+#               before anything runs): adds whole-command plugin loads
+#               (`tools --plugin` of each upstream package that ships a
+#               ported tool, its bundle cached)
 #
 # Then: each big-log row as a ratio to Node in the same run; many small
 # logs (verify --jobs 2 over copies of the real fixture logs in
@@ -50,6 +51,11 @@ MB=${BENCH_MB:-1024}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BIN=${BIN:-bin/dsh-replay}
 SKIP=" ${BENCH_SKIP:-} "
+UPSTREAM=
+if [[ $SKIP != *" plugins "* && -n ${DSH_REPLAY_UPSTREAM:-} ]]; then
+  . scripts/upstream.sh
+  UPSTREAM=$(upstream_tree dsh) || exit 2
+fi
 if [[ ! -x $BIN ]]; then
   make build BIN="$BIN" >/dev/null
 fi
@@ -282,7 +288,7 @@ fi
 # first run warms the cache), median of BENCH_START_RUNS; the bare `tools`
 # row is what the command costs without a plugin. The in-process figures
 # (bundle + compile + first projector call) are BenchmarkUpstreamLoad's.
-if [[ $SKIP != *" plugins "* && -n ${DSH_REPLAY_UPSTREAM:-} && -d ${DSH_REPLAY_UPSTREAM}/packages ]]; then
+if [[ -n $UPSTREAM ]]; then
   printf '{"plugins":{"tool-todo":{"allowParallelInProgress":true},"tool-fs-search":{"sampleOverCapGlobResults":true},"tool-subagent":{"provider":"spawn"},"plan-mode":{"section":"Plan first."},"tool-memory":{"mutationPolicy":"approval","defaultResultLimit":20,"pinnedContextMaxBytes":4096,"pinnedContextMaxItems":16}}}\n' >"$DIR/plugins.json"
   median_ms() {
     local n=${BENCH_START_RUNS:-21} i t0 t1 xs=()
@@ -295,12 +301,12 @@ if [[ $SKIP != *" plugins "* && -n ${DSH_REPLAY_UPSTREAM:-} && -d ${DSH_REPLAY_U
     printf '%s\n' "${xs[@]}" | sort -n | awk '{ x[NR] = $1 } END { printf "%.1f", x[int((NR + 1) / 2)] / 1000 }'
   }
   echo
-  printf 'plugin loads (%s): wall ms, median of %s runs, bundle cached\n\n' "$(basename "$DSH_REPLAY_UPSTREAM")" "${BENCH_START_RUNS:-21}"
+  printf 'plugin loads (%s): wall ms, median of %s runs, bundle cached\n\n' "$(basename "$UPSTREAM")" "${BENCH_START_RUNS:-21}"
   printf '%-40s %8s %8s\n' "tools --plugin" "ms" "load ms"
   bare=$(median_ms "$BIN" tools --config "$DIR/plugins.json")
   printf '%-40s %8s %8s\n' "(no plugin)" "$bare" "-"
   "$BIN" tools --json | sed -n 's/.*"plugin":"\([^"]*\)".*/\1/p' | sort -u | while read -r name; do
-    pkg=$(find "$DSH_REPLAY_UPSTREAM/packages" -path '*/node_modules' -prune -o -path "*/$name/package.json" -print | head -1)
+    pkg=$(find "$UPSTREAM/packages" -path '*/node_modules' -prune -o -path "*/$name/package.json" -print | head -1)
     pkg=${pkg%/package.json}
     [[ -n $pkg ]] || continue
     if ! "$BIN" tools --config "$DIR/plugins.json" --plugin "$pkg" >/dev/null 2>&1; then

@@ -6,18 +6,18 @@
 #   scripts/record.sh --check      record into a temporary directory and diff
 #                                  against testdata/recorded
 #
-# The upstream trees come from ../shared/upstream/prepare.sh (UPSTREAM_DIR
-# overrides where that directory is). Message ids are random UUIDs the
-# driver cannot pin in every place, and terminal sessions have real process
-# ids; --check compares with both masked (README: Recording values).
+# It runs on the prepared trees DSH_REPLAY_UPSTREAM and
+# DSH_REPLAY_UPSTREAM_LASMEX name, with Node >= 22.19 first on PATH
+# (docs/upstream.md). Message ids are random UUIDs the driver cannot pin in
+# every place, and terminal sessions have real process ids; --check compares
+# with both masked (README: Recording values).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-upstream=${UPSTREAM_DIR:-$root/../shared/upstream}
-if [ ! -x "$upstream/prepare.sh" ]; then
-	echo "record: no $upstream/prepare.sh (set UPSTREAM_DIR to the directory of the pinned upstream trees)" >&2
-	exit 2
-fi
+. scripts/upstream.sh
+dsh=$(upstream_tree dsh) || exit 2
+lasmex=$(upstream_tree lasmex) || exit 2
+upstream_node || exit 2
 
 check=0
 out=$root/testdata/recorded
@@ -30,14 +30,7 @@ elif [ -n "${1:-}" ]; then
 fi
 
 for host in dsh lasmex; do
-	case $host in
-	dsh) archive=deepseek-harness ;;
-	lasmex) archive=lasmex ;;
-	esac
-	tree=$("$upstream/prepare.sh" "$archive" | tail -n 1)
-	# prepare.sh puts Node 22 beside the trees when the machine's is older.
-	node22=$(dirname "$tree")/node22/node_modules/.bin
-	if [ -x "$node22/node" ]; then PATH=$node22:$PATH; fi
+	tree=${!host}
 	rm -rf "${out:?}/$host"
 	(cd "$tree" && node --no-warnings --import tsx/esm "$root/recorder/driver/record.ts" --host "$host" --tree "$tree" --out "$out")
 	# The projectors of the tools the two hosts define differently, from

@@ -4,20 +4,23 @@
 # one prompt through the upstream mock LLM server (a read tool call, then a
 # reply), and leaves the host's session log and the recorder's sidecar in OUT.
 #
-#   scripts/recorder-profile.sh dsh|lasmex TREE OUT
+#   scripts/recorder-profile.sh dsh|lasmex OUT
 #
-# TREE is a prepared upstream tree (../shared/upstream/prepare.sh) whose
-# host libraries are built (pnpm run build:lib:host), which the CLI needs.
+# The host's tree is the prepared one DSH_REPLAY_UPSTREAM (dsh) or
+# DSH_REPLAY_UPSTREAM_LASMEX (lasmex) names, with its host libraries built,
+# which the CLI needs, and Node >= 22.19 first on PATH (docs/upstream.md).
 set -euo pipefail
-host=$1 tree=$2 out=$3
+[ $# -eq 2 ] || { echo "usage: $0 dsh|lasmex OUT" >&2; exit 2; }
+host=$1 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
-node22=$(dirname "$tree")/node22/node_modules/.bin
-if [ -x "$node22/node" ]; then PATH=$node22:$PATH; fi
 case $host in
 dsh) home_var=DSH_HOME bundles='"@deepseek-ai/dsh-base", "@deepseek-ai/dsh-headless"' ;;
 lasmex) home_var=LASMEX_HOME bundles='"lasmex-base", "lasmex-headless"' ;;
-*) echo "usage: $0 dsh|lasmex TREE OUT" >&2; exit 2 ;;
+*) echo "usage: $0 dsh|lasmex OUT" >&2; exit 2 ;;
 esac
+. "$root/scripts/upstream.sh"
+tree=$(upstream_tree "$host" built) || exit 2
+upstream_node || exit 2
 work=$(mktemp -d)
 trap 'kill "$mock" 2>/dev/null || true; rm -rf "$work"' EXIT
 home=$work/home
@@ -28,7 +31,7 @@ cat > "$profile/package.json" <<JSON
 {"name": "profile-recorded", "private": true, "dependencies": {"dsh-replay-recorder": "file:$root/recorder"},
  "dsh": {"profile": {"bundles": [$bundles]}}, "lasmex": {"profile": {"bundles": [$bundles]}}}
 JSON
-# What `pnpm install` in the profile would link.
+# What installing the profile's dependencies would link.
 ln -s "$root/recorder" "$profile/node_modules/dsh-replay-recorder"
 cat > "$profile/cordis.patch.yml" <<'YAML'
 - insert:

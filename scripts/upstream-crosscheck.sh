@@ -5,38 +5,37 @@
 # sessions through them (TestVerifyRecordedWithUpstreamPlugins), for DSH and
 # LasmeX.
 #
-#   scripts/upstream-crosscheck.sh [dsh|lasmex|all] [TREE]
+#   scripts/upstream-crosscheck.sh [dsh|lasmex|all]
 #
-# Without TREE each pinned tree is prepared by ../shared/upstream/prepare.sh
-# (unpacked from its archive with its workspace installed, once; SHARED
-# overrides ../shared). Nothing of upstream's lands in this repository.
+# It runs on the prepared trees DSH_REPLAY_UPSTREAM (DSH) and
+# DSH_REPLAY_UPSTREAM_LASMEX (LasmeX) name: sources at the pinned commit with
+# the workspace installed (docs/upstream.md). Nothing of upstream's lands in
+# this repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/upstream.sh
 
 which=${1:-all}
-tree=${2:-}
-shared=${SHARED:-../shared}
 case $which in
-  dsh) hosts=(deepseek-harness) ;;
-  lasmex) hosts=(lasmex) ;;
-  all) hosts=(deepseek-harness lasmex) ;;
-  *) echo "usage: $0 [dsh|lasmex|all] [TREE]" >&2; exit 2 ;;
+  dsh|lasmex) hosts=("$which") ;;
+  all) hosts=(dsh lasmex) ;;
+  *) echo "usage: $0 [dsh|lasmex|all]" >&2; exit 2 ;;
 esac
-if [[ -n $tree && ${#hosts[@]} -ne 1 ]]; then
-  echo "$0: a TREE goes with one host (dsh or lasmex)" >&2; exit 2
-fi
+for host in "${hosts[@]}"; do
+  upstream_tree "$host" >/dev/null || exit 2
+done
 
 status=0
 for host in "${hosts[@]}"; do
-  dir=$tree
-  if [[ -z $dir ]]; then
-    [[ -x $shared/upstream/prepare.sh ]] || { echo "$0: $shared/upstream/prepare.sh not found (set SHARED)" >&2; exit 2; }
-    dir=$("$shared/upstream/prepare.sh" "$host" | tail -n 1)
-  fi
-  echo "== $host: $dir" >&2
+  var=$(upstream_var "$host")
+  echo "== $host: ${!var}" >&2
   out=$(mktemp)
-  if DSH_REPLAY_UPSTREAM=$dir go test -count=1 -run '^(TestUpstreamCrossCheck|TestVerifyRecordedWithUpstreamPlugins)$' -v ./projector/jsplugin ./cmd >"$out" 2>&1; then
+  # Only this host's variable: the tests run a subtest per tree they are given.
+  if env -u DSH_REPLAY_UPSTREAM -u DSH_REPLAY_UPSTREAM_LASMEX "$var=${!var}" \
+    go test -count=1 -run '^(TestUpstreamCrossCheck|TestVerifyRecordedWithUpstreamPlugins)$' -v ./projector/jsplugin ./cmd >"$out" 2>&1; then
     grep -E '^(upstream plugins|recorded sessions)' "$out"
+    # A subtest skipped here would be a check that did not run.
+    if grep -E -e "--- SKIP: Test(UpstreamCrossCheck|VerifyRecordedWithUpstreamPlugins)/$host" "$out"; then status=1; fi
   else
     cat "$out"
     status=1

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/internal/gctune"
+	"github.com/dsh-replay/dsh-replay/internal/upstreamtest"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
@@ -14,13 +15,18 @@ import (
 // BenchmarkUpstreamLoad: loading each upstream plugin that ships a ported
 // tool (bundle, compile, the first runtime with apply) and its first
 // projector call, with the bundle cache off (cold) and warm (cached), and
-// all of them in turn (DSH_REPLAY_UPSTREAM=TREE go test -run '^$' -bench
-// UpstreamLoad -benchtime 5x ./projector/jsplugin), under the CLI's
-// collector settings.
+// all of them in turn, from each prepared tree it is given
+// (DSH_REPLAY_UPSTREAM=TREE go test -run '^$' -bench UpstreamLoad
+// -benchtime 5x ./projector/jsplugin), under the CLI's collector settings.
 func BenchmarkUpstreamLoad(b *testing.B) {
-	tree := upstreamTree(b)
+	for _, h := range upstreamtest.Hosts {
+		b.Run(h.Name, func(b *testing.B) { benchmarkUpstreamLoad(b, h.Tree(b), h.Name) })
+	}
+}
+
+func benchmarkUpstreamLoad(b *testing.B, tree, host string) {
 	defer gctune.Apply()() // the collector as the CLI runs it
-	cfg := upstreamConfig(b, tree)
+	cfg := upstreamConfig(host)
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -10,39 +10,18 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/internal/upstreamtest"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
-// upstreamTree is the prepared upstream checkout DSH_REPLAY_UPSTREAM names
-// (the test is skipped, saying so, when it is unset or absent; a directory
-// that is not a tree fails).
-func upstreamTree(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("DSH_REPLAY_UPSTREAM")
-	if dir == "" {
-		t.Skip("DSH_REPLAY_UPSTREAM is not set: no upstream tree to check against (make crosscheck prepares both)")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("DSH_REPLAY_UPSTREAM=%s: %v", dir, err)
-	}
-	if st, err := os.Stat(filepath.Join(dir, "packages")); err != nil || !st.IsDir() {
-		t.Fatalf("DSH_REPLAY_UPSTREAM=%s has no packages/ directory: not an upstream tree", dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatalf("DSH_REPLAY_UPSTREAM=%s has no node_modules: prepare it (../shared/upstream/prepare.sh)", dir)
-	}
-	return dir
-}
-
 // upstreamConfig holds the deployment options upstream's plugins require
-// (no defaults for these), the Go ports reading the same; for DSH's tree
-// the ports are pinned to DSH where the hosts differ (web_search's
-// arguments, a background subagent's wording).
-func upstreamConfig(t testing.TB, tree string) projector.Config {
-	t.Helper()
+// (no defaults for these), the Go ports reading the same, pinned to the
+// tree's host where the hosts differ (web_search's arguments, a background
+// subagent's wording).
+func upstreamConfig(host string) projector.Config {
 	plugins := jsonv.MustParse(`{
   "tool-fs-search": {"sampleOverCapGlobResults": true},
   "tool-todo": {"allowParallelInProgress": true},
@@ -50,20 +29,7 @@ func upstreamConfig(t testing.TB, tree string) projector.Config {
   "plan-mode": {"section": "Plan first."},
   "tool-memory": {"mutationPolicy": "approval", "defaultResultLimit": 20, "pinnedContextMaxBytes": 4096, "pinnedContextMaxItems": 16}
 }`)
-	return projector.Config{Plugins: plugins, Host: upstreamHost(t, tree)}
-}
-
-// upstreamHost is "dsh" or "lasmex", from the tree's root package.
-func upstreamHost(t testing.TB, tree string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(tree, "package.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.HasPrefix(jsonv.MustParse(string(b)).Get("name").Str(), "@deepseek-ai/") {
-		return "dsh"
-	}
-	return "lasmex"
+	return projector.Config{Plugins: plugins, Host: host}
 }
 
 // portedPlugins are the upstream package directories that ship a tool the
@@ -134,15 +100,21 @@ func upstreamEntry(t testing.TB, dir string) string {
 }
 
 // TestUpstreamCrossCheck loads every upstream first-party plugin that
-// ships a ported tool from a prepared upstream tree (DSH_REPLAY_UPSTREAM)
-// and holds its projectors and presenters to the Go ports on the worked
+// ships a ported tool from each prepared upstream tree it is given
+// (DSH_REPLAY_UPSTREAM, DSH_REPLAY_UPSTREAM_LASMEX; a subtest per host) and
+// holds its projectors and presenters to the Go ports on the worked
 // conformance examples. It fails when one of those plugins does not load
 // (or loads only with the stand-in), when any example disagrees, and when
 // nothing was compared.
 func TestUpstreamCrossCheck(t *testing.T) {
-	tree := upstreamTree(t)
+	for _, h := range upstreamtest.Hosts {
+		t.Run(h.Name, func(t *testing.T) { crossCheck(t, h.Tree(t), h.Name) })
+	}
+}
+
+func crossCheck(t *testing.T, tree, host string) {
 	conf := sharedtest.Dir(t, "conformance")
-	cfg := upstreamConfig(t, tree)
+	cfg := upstreamConfig(host)
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
 		t.Fatal(err)
