@@ -116,6 +116,9 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if modes > 1 {
 		return cmdutil.UsageErr("--raw, --compact, --json and --html cannot be combined")
 	}
+	if err := cmdutil.CheckOutputs(args, cmdutil.Output{Flag: "--html", Path: o.html}); err != nil {
+		return err
+	}
 	reg, _, err := o.proj.Registry()
 	if err != nil {
 		return err
