@@ -14,24 +14,25 @@ import (
 
 // Options are the inputs of a render besides the entry.
 type Options struct {
-	Width  int  // total columns; values below MinWidth are raised to it
+	Width  int  // total columns; clamped to [MinWidth, MaxWidth]
 	Full   bool // no collapsing; diffs with context
 	Styles Styles
 }
 
 // Collapsing limits of a card that is not drawn --full.
 const (
-	MinWidth       = 20
+	MinWidth = 20
+	// MaxWidth bounds a card's width: rows are padded to the width, so
+	// an unbounded one (a huge $COLUMNS) costs memory and output in
+	// proportion to it.
+	MaxWidth       = 1000
 	CollapseCall   = 6  // logical lines of the call section
 	CollapseResult = 12 // logical lines of the result section
 	MaxRowsPerLine = 3  // wrapped rows of one logical line
 )
 
 func (o Options) width() int {
-	if o.Width < MinWidth {
-		return MinWidth
-	}
-	return o.Width
+	return min(max(o.Width, MinWidth), MaxWidth)
 }
 
 // Render draws one call as a card: a header (icon, title, status pill), the

@@ -160,6 +160,20 @@ func parseReports(format string, reports []string) ([]reportTarget, error) {
 	return out, nil
 }
 
+// checkReportTargets refuses a report file that is one of the inputs.
+func checkReportTargets(args []string, targets []reportTarget) error {
+	outs := make([]cmdutil.Output, 0, len(targets)+1)
+	github := false
+	for _, t := range targets {
+		outs = append(outs, cmdutil.Output{Flag: "--report " + t.kind, Path: t.path})
+		github = github || t.kind == "github"
+	}
+	if s := os.Getenv("GITHUB_STEP_SUMMARY"); github && s != "" {
+		outs = append(outs, cmdutil.Output{Flag: "$GITHUB_STEP_SUMMARY", Path: s})
+	}
+	return cmdutil.CheckOutputs(args, outs...)
+}
+
 func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	k, n, err := parseShard(o.shard)
 	if err != nil {
@@ -174,6 +188,9 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	targets, err := parseReports(o.format, o.reports)
 	if err != nil {
 		return cmdutil.UsageErr("%v", err)
+	}
+	if err := checkReportTargets(args, targets); err != nil {
+		return err
 	}
 	if o.kaptinlin {
 		if err := cmdutil.NeedFull("--kaptinlin"); err != nil {

@@ -59,11 +59,14 @@ const TempPrefix = ".dsh-replay-tmp-"
 var (
 	// tempMu guards temps and deferred; the signal handler takes it and
 	// never gives it back, so no write starts or renames after a signal.
-	tempMu   sync.Mutex
-	temps    = map[string]bool{} // temporary files being written
-	deferred int                 // > 0: a caller shuts down on signals itself
-	caught   os.Signal           // the signal caught while deferred
-	install  sync.Once
+	tempMu sync.Mutex
+	temps  = map[string]bool{} // temporary files being written
+	// alsoRemove are files the process made and removes when it ends
+	// (lock files it holds)
+	alsoRemove = map[string]bool{}
+	deferred   int       // > 0: a caller shuts down on signals itself
+	caught     os.Signal // the signal caught while deferred
+	install    sync.Once
 )
 
 // InterruptExit is the exit code for a signal: 128 + its number (130 for
@@ -91,6 +94,9 @@ func HandleInterrupts() {
 					tempMu.Unlock()
 					continue
 				}
+				for l := range alsoRemove {
+					os.Remove(l)
+				}
 				removed := 0
 				for t := range temps {
 					if os.Remove(t) == nil {
@@ -106,6 +112,20 @@ func HandleInterrupts() {
 			}
 		}()
 	})
+}
+
+// RemoveOnInterrupt has SIGINT and SIGTERM remove path too (a lock file
+// the process holds) until forget is called.
+func RemoveOnInterrupt(path string) (forget func()) {
+	HandleInterrupts()
+	tempMu.Lock()
+	alsoRemove[path] = true
+	tempMu.Unlock()
+	return func() {
+		tempMu.Lock()
+		delete(alsoRemove, path)
+		tempMu.Unlock()
+	}
 }
 
 // DeferInterrupts is for a caller that shuts down on SIGINT and SIGTERM by
@@ -135,7 +155,15 @@ func DeferInterrupts() (resume func() os.Signal) {
 // synced. A reader sees the old file or the new one, never a mix; a crash
 // or a signal leaves the old file in place. The mode of an existing file
 // is kept.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return WriteFileAtomicIf(path, data, perm, nil)
+}
+
+// WriteFileAtomicIf is WriteFileAtomic that, when check is set, calls it
+// just before the rename (the data written and synced) and gives up with
+// its error, path untouched, when it fails: the last look at what the data
+// was made from, as close to the rename as it can be.
+func WriteFileAtomicIf(path string, data []byte, perm os.FileMode, check func() error) (err error) {
 	HandleInterrupts()
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(path); err == nil {
@@ -177,6 +205,11 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	}
 	if v := os.Getenv(CrashHookEnv); v != "" && hookNow(&crashWrites, v) {
 		os.Exit(CrashHookExit)
+	}
+	if check != nil {
+		if err = check(); err != nil {
+			return err
+		}
 	}
 	tempMu.Lock()
 	err = os.Rename(tmp, path)

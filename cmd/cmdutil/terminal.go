@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -43,16 +44,20 @@ func IsInteractive(in io.Reader, out io.Writer) bool {
 
 // OutputWidth picks a width: flag when set, else the terminal's, else
 // $COLUMNS (so a pipe or a CI log can be sized), else def; never below
-// least.
-func OutputWidth(flag int, t Terminal, least, def int) int {
+// least nor above most (a $COLUMNS past most, or past an int, is most).
+func OutputWidth(flag int, t Terminal, least, most, def int) int {
+	clamp := func(n int) int { return min(max(n, least), most) }
 	if flag > 0 {
-		return flag
+		return clamp(flag)
 	}
 	if t.IsTTY && t.Width > 0 {
-		return max(t.Width, least)
+		return clamp(t.Width)
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
-		return max(n, least)
+	s := strings.TrimSpace(os.Getenv("COLUMNS"))
+	if n, err := strconv.Atoi(s); err == nil && n > 0 {
+		return clamp(n)
+	} else if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
+		return most
 	}
 	return def
 }

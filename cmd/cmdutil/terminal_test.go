@@ -64,9 +64,14 @@ func TestOutputWidth(t *testing.T) {
 		{"10", 0, Terminal{}, 40},                     // never below least
 		{"", 0, Terminal{IsTTY: true, Width: 20}, 40}, // a narrow terminal too
 		{"70", 0, Terminal{IsTTY: true}, 70},          // a terminal of unknown size
+		{"300000000", 0, Terminal{}, 500},             // never above most
+		{"99999999999999999999999", 0, Terminal{}, 500},
+		{"-99999999999999999999999", 0, Terminal{}, 100},
+		{"", 1 << 40, Terminal{}, 500},
+		{"", 0, Terminal{IsTTY: true, Width: 1 << 20}, 500},
 	} {
 		t.Setenv("COLUMNS", c.columns)
-		if got := OutputWidth(c.flag, c.t, 40, 100); got != c.want {
+		if got := OutputWidth(c.flag, c.t, 40, 500, 100); got != c.want {
 			t.Errorf("COLUMNS=%q flag %d %+v: %d, want %d", c.columns, c.flag, c.t, got, c.want)
 		}
 	}

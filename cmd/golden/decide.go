@@ -18,10 +18,21 @@ import (
 
 // decideCalls is accept or reject with --call/--tool: one call at a time.
 func (g *goldenRun) decideCalls(action string, args []string) error {
-	_, revs, err := g.pendingReviews(args)
+	var revs []*callReview
+	_, unlock, err := underLocks(func() ([]*pendingUnit, error) {
+		g.states = nil
+		states, rs, err := g.pendingReviews(args)
+		revs = rs
+		units := make([]*pendingUnit, len(states))
+		for i, st := range states {
+			units[i] = st.u
+		}
+		return units, err
+	})
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	unknown := false
 	for _, id := range g.o.calls {
 		if !reviewFor(revs, id) {
@@ -130,10 +141,11 @@ func runDecide(o *decideOptions) error {
 	if g.filtered() {
 		return g.decideCalls(action, args)
 	}
-	units, err := g.pendingUnits(args)
+	units, unlock, err := underLocks(func() ([]*pendingUnit, error) { return g.pendingUnits(args) })
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	n := 0
 	failed := false
 	for _, u := range units {

@@ -225,6 +225,20 @@ func (c exitStatus) err() error {
 	return nil
 }
 
+// outputs are the files a run over paths may write: each log (in place, or
+// its copy under --out) and its card goldens.
+func (g *goldenRun) outputs(paths []string) []cmdutil.Output {
+	outs := make([]cmdutil.Output, 0, 3*len(paths))
+	for _, p := range paths {
+		base := g.place(cards.LogBase(p))
+		outs = append(outs,
+			cmdutil.Output{Flag: "the re-recorded log", Path: g.place(p), Self: p},
+			cmdutil.Output{Flag: "the card golden", Path: base + cardsTextExt},
+			cmdutil.Output{Flag: "the card golden", Path: base + cardsJSONExt})
+	}
+	return outs
+}
+
 // goldenRunOver prepares a golden run (with card goldens) over the logs the
 // arguments name, refusing two logs that would share a golden.
 func goldenRunOver(o *goldenOptions) (*goldenRun, []string, error) {
@@ -238,6 +252,9 @@ func goldenRunOver(o *goldenOptions) (*goldenRun, []string, error) {
 	}
 	if err := checkCollisions(paths); err != nil {
 		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
+	}
+	if err := cmdutil.CheckOutputs(paths, g.outputs(paths)...); err != nil {
+		return nil, nil, err
 	}
 	return g, paths, nil
 }

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -73,7 +74,25 @@ type logPlan struct {
 	changes  []callChange
 	problems []problem
 	files    []*goldenFile
-	readErr  error // the log could not be read or rewritten (exit 3)
+	readErr  error  // the log could not be read or rewritten (exit 3)
+	src      []byte // the log as the plan read it
+}
+
+// errLogChanged refuses a log that changed while it was planned or
+// re-recorded: writing the plan would lose what changed (lines a live host
+// appended, a decision another run made).
+var errLogChanged = errors.New("the log changed while it was being re-recorded (a host still appending to it, or another golden run?): nothing written for it; run golden update again")
+
+// unchanged fails when the log on disk is no longer what the plan read.
+func (p *logPlan) unchanged() error {
+	cur, err := logformat.ReadRegularFile(p.log)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(cur, p.src) {
+		return fmt.Errorf("%s: %w", logformat.QuoteName(p.log), errLogChanged)
+	}
+	return nil
 }
 
 // reRecord adds what re-recording one call changes, or why it cannot.
@@ -93,6 +112,11 @@ func (g *goldenRun) reRecord(c *logformat.Call, p *logPlan) {
 // what is on disk now.
 func (g *goldenRun) plan(path string) *logPlan {
 	p := &logPlan{log: path}
+	before, err := logformat.ReadRegularFile(path)
+	if err != nil {
+		p.readErr = err
+		return p
+	}
 	collect := func(c *logformat.Call) error {
 		g.reRecord(c, p)
 		for _, s := range c.SubCalls {
@@ -113,6 +137,12 @@ func (g *goldenRun) plan(path string) *logPlan {
 		p.readErr = err
 		return p
 	}
+	if !bytes.Equal(before, old) {
+		p.readErr = fmt.Errorf("%s: %w", logformat.QuoteName(path), errLogChanged)
+		return p
+	}
+	before = nil
+	p.src = old
 	edits := make([]logformat.Edit, len(p.changes))
 	for i, ch := range p.changes {
 		edits[i] = logformat.Edit{Line: ch.line, CallID: ch.callID, SubCall: ch.subCall, SetMeta: ch.meta, Meta: ch.newMeta}

@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -99,8 +100,9 @@ type updateRun struct {
 	opts *updateOptions
 	mode mode
 	code exitStatus
-	// logs updated in place (or that would be), pending, unchanged
-	updated, pending, unchanged int
+	// logs updated in place (or that would be), pending, unchanged, and
+	// those with a write that failed (counted in none of the others)
+	updated, pending, unchanged, failed int
 }
 
 func runUpdate(o *updateOptions) error {
@@ -119,12 +121,38 @@ func runUpdate(o *updateOptions) error {
 	}
 	u := &updateRun{goldenRun: g, opts: o, mode: m}
 	for _, path := range paths {
-		u.apply(path, g.plan(path))
+		if err := u.update(path); err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+			u.code.worse(cmdutil.ExitCannot)
+		}
 	}
 	complete := u.pruneStale(paths)
 	u.printSummary(len(paths), complete)
 	return u.code.err()
 }
+
+// update plans and applies one log holding its lock (when it writes), so
+// that golden runs on one log take turns and each plans from what the last
+// one wrote.
+func (u *updateRun) update(path string) error {
+	if u.mode != modeDry {
+		unlock, err := lockLog(path)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	p := u.plan(path)
+	if afterPlan != nil {
+		afterPlan(path)
+	}
+	u.apply(path, p)
+	return nil
+}
+
+// afterPlan, when set, runs between a log's plan and its writes (tests
+// change the log there, as a live host appending to it would).
+var afterPlan func(path string)
 
 // apply writes what the plan of one log says, as the mode says, and
 // reports each file it writes or would write.
@@ -140,13 +168,20 @@ func (u *updateRun) apply(path string, p *logPlan) {
 			u.code.worse(cmdutil.ExitDivergence)
 		}
 	}
-	changed := false
+	changed, failed := false, false
 	for _, f := range p.files {
-		if u.applyFile(f, p) {
-			changed = true
+		ch, ok := u.applyFile(f, p)
+		changed = changed || ch
+		if !ok {
+			// The card goldens are made from the re-recorded log: none
+			// is written for a log that was not.
+			failed = true
+			break
 		}
 	}
 	switch {
+	case failed:
+		u.failed++
 	case !changed:
 		u.unchanged++
 	case u.mode == modeReview:
@@ -157,8 +192,8 @@ func (u *updateRun) apply(path string, p *logPlan) {
 }
 
 // applyFile writes one golden of a plan; changed: it differs from what is
-// on disk (whether or not the write succeeded).
-func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed bool) {
+// on disk; ok: what had to be written was.
+func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed, ok bool) {
 	pend := f.path + pendingExt
 	if u.mode != modeDry {
 		// Temporary files of earlier runs that were killed.
@@ -172,38 +207,54 @@ func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed bool) {
 			if err := os.Remove(pend); err != nil {
 				fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
 				u.code.worse(cmdutil.ExitCannot)
+				return false, false
 			}
 		}
-		return false
+		return false, true
 	}
 	desc := u.describe(f, p)
+	// The log is checked once more just before the rename (of the log, or
+	// of its pending copy): a line a host appended since the plan would be
+	// lost.
+	var check func() error
+	if f.kind == kindLog {
+		check = p.unchanged
+	}
 	switch u.mode {
 	case modeDry:
 		fmt.Fprintf(u.stdout, "would %s %s%s\n", verb(f), logformat.QuoteName(f.path), desc)
 	case modeReview:
-		if err := logformat.WriteFileAtomic(pend, f.want, 0o644); err != nil {
-			fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(pend), err)
-			u.code.worse(cmdutil.ExitCannot)
-			return true
+		if err := logformat.WriteFileAtomicIf(pend, f.want, 0o644, check); err != nil {
+			u.writeFailed(pend, err)
+			return true, false
 		}
 		fmt.Fprintf(u.stdout, "pending %s%s\n", logformat.QuoteName(pend), desc)
 	default:
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 			fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
 			u.code.worse(cmdutil.ExitCannot)
-			return true
+			return true, false
 		}
-		if err := logformat.WriteFileAtomic(f.path, f.want, 0o644); err != nil {
-			fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(f.path), err)
-			u.code.worse(cmdutil.ExitCannot)
-			return true
+		if err := logformat.WriteFileAtomicIf(f.path, f.want, 0o644, check); err != nil {
+			u.writeFailed(f.path, err)
+			return true, false
 		}
 		if fileExists(pend) {
 			os.Remove(pend)
 		}
 		fmt.Fprintf(u.stdout, "%s %s%s\n", pastVerb(f), logformat.QuoteName(f.path), desc)
 	}
-	return true
+	return true, true
+}
+
+// writeFailed reports a write that did not land.
+func (u *updateRun) writeFailed(path string, err error) {
+	if errors.Is(err, errLogChanged) {
+		fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+	} else {
+		fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(path), err)
+	}
+	u.code.worse(cmdutil.ExitCannot)
 }
 
 // pruneStale deletes (--prune) or names the stale card goldens; complete
@@ -237,7 +288,11 @@ func (u *updateRun) printSummary(logs int, complete bool) {
 	if u.mode == modeReview {
 		n = u.pending
 	}
-	fmt.Fprintf(u.stdout, "golden: %d %s, %d %s, %d unchanged\n", logs, cmdutil.Plural(logs, "log", "logs"), n, word, u.unchanged)
+	failed := ""
+	if u.failed > 0 {
+		failed = fmt.Sprintf(", %d not written", u.failed)
+	}
+	fmt.Fprintf(u.stdout, "golden: %d %s, %d %s, %d unchanged%s\n", logs, cmdutil.Plural(logs, "log", "logs"), n, word, u.unchanged, failed)
 	if u.mode == modeReview && u.pending > 0 {
 		fmt.Fprintf(u.stdout, "review with: %s\n", u.command("diff", u.opts.args))
 	}

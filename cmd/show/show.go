@@ -86,7 +86,7 @@ be read.`,
 	f.BoolVar(&o.compact, "compact", false, "one line per call: icon, tool, title, status")
 	f.BoolVar(&o.full, "full", false, "do not collapse long cards; draw diffs with context")
 	f.BoolVar(&o.json, "json", false, "print NDJSON, one object per call, with the presenters' views")
-	f.IntVar(&o.width, "width", 0, "wrap at `N` columns (default: the terminal's width, else $COLUMNS, else 100)")
+	f.IntVar(&o.width, "width", 0, fmt.Sprintf("wrap at `N` columns, %d to %d (default: the terminal's width, else $COLUMNS, else 100; either clamped to that range)", cards.MinWidth, cards.MaxWidth))
 	f.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
 	f.StringVar(&o.html, "html", "", "write the cards as one self-contained HTML page to `FILE` (atomically) instead of the terminal")
@@ -101,8 +101,8 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	default:
 		return cmdutil.UsageErr("--color must be auto, always or never, not %q", o.color)
 	}
-	if c.Flags().Changed("width") && o.width < cards.MinWidth {
-		return cmdutil.UsageErr("--width must be at least %d", cards.MinWidth)
+	if c.Flags().Changed("width") && (o.width < cards.MinWidth || o.width > cards.MaxWidth) {
+		return cmdutil.UsageErr("--width must be between %d and %d, not %d", cards.MinWidth, cards.MaxWidth, o.width)
 	}
 	modes := 0
 	for _, b := range []bool{o.raw, o.compact, o.json} {
@@ -116,6 +116,9 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if modes > 1 {
 		return cmdutil.UsageErr("--raw, --compact, --json and --html cannot be combined")
 	}
+	if err := cmdutil.CheckOutputs(args, cmdutil.Output{Flag: "--html", Path: o.html}); err != nil {
+		return err
+	}
 	reg, _, err := o.proj.Registry()
 	if err != nil {
 		return err
@@ -128,7 +131,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	paths := in.Paths
 
 	tty := cmdutil.TerminalOf(stdout)
-	width := cmdutil.OutputWidth(o.width, tty, cards.MinWidth, 100)
+	width := cmdutil.OutputWidth(o.width, tty, cards.MinWidth, cards.MaxWidth, 100)
 	styles := cards.NewStyles(cmdutil.ColorProfile(o.color, tty.IsTTY))
 
 	// On a terminal the output is buffered to decide about paging; anywhere

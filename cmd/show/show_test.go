@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/internal/clitest"
 	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
@@ -110,6 +111,10 @@ func TestShowUsageAndErrors(t *testing.T) {
 		{[]string{"show"}, cmdutil.ExitUsage, "arg"},
 		{[]string{"show", "--color", "sometimes", log}, cmdutil.ExitUsage, "--color"},
 		{[]string{"show", "--width", "5", log}, cmdutil.ExitUsage, "--width"},
+		{[]string{"show", "--width", "1001", log}, cmdutil.ExitUsage, "between 20 and 1000"},
+		{[]string{"show", "--width", "2147483647", log}, cmdutil.ExitUsage, "between 20 and 1000"},
+		{[]string{"show", "--width", "9223372036854775807", log}, cmdutil.ExitUsage, "between 20 and 1000"},
+		{[]string{"show", "--width", "9223372036854775808", log}, cmdutil.ExitUsage, "--width"},
 		{[]string{"show", "--json", "--compact", log}, cmdutil.ExitUsage, "cannot be combined"},
 		{[]string{"show", "--nope", log}, cmdutil.ExitUsage, "unknown flag"},
 		{[]string{"show", "--config", "/nonexistent/config.json", log}, cmdutil.ExitUsage, "--config"},
@@ -202,6 +207,14 @@ func TestShowWidthFromColumns(t *testing.T) {
 	out, _, _ = showCLI(t, "show", "--no-pager", "--width", "80", log)
 	if w := widest(out); w != 80 {
 		t.Errorf("--width beats COLUMNS: widest row %d", w)
+	}
+	// A $COLUMNS past the maximum (or past an int) is the maximum.
+	for _, cols := range []string{"300000000", "9223372036854775808"} {
+		t.Setenv("COLUMNS", cols)
+		out, _, code := showCLI(t, "show", "--no-pager", log)
+		if w := widest(out); w != cards.MaxWidth || code != 0 {
+			t.Errorf("COLUMNS=%s: exit %d, widest row %d, want %d", cols, code, w, cards.MaxWidth)
+		}
 	}
 	t.Setenv("COLUMNS", "junk")
 	out, _, _ = showCLI(t, "show", "--no-pager", log)

@@ -1,0 +1,22 @@
+//go:build unix
+
+package filelock
+
+import (
+	"os"
+	"syscall"
+)
+
+// On unix the holder removes the lock file before it unlocks: a waiter that
+// then wins the old, unlinked file sees it is gone and opens the name
+// again.
+const removeOnUnlock = true
+
+func lockFD(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}
