@@ -7,7 +7,7 @@ FULL    := $(dir $(BIN))dsh-replay-full
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
-.PHONY: build install test test-browser bench fuzz lint example pgo record record-check crosscheck
+.PHONY: build install test test-browser bench fuzz lint example pgo record record-check crosscheck release
 
 # Statically linked (no cgo: the pure-Go resolver and user lookup): loading
 # libc and running its relocations costs every command a few milliseconds.
@@ -82,3 +82,10 @@ record-check:
 # recorded call verifies through them.
 crosscheck:
 	./scripts/upstream-crosscheck.sh all
+
+# Release archives for linux, darwin and windows on amd64 and arm64 plus
+# checksums.txt, reproducibly (scripts/release.sh); the release workflow
+# runs it on a tag. PLATFORMS=host builds only this machine's.
+RELEASE_DIR ?= dist
+release:
+	VERSION=$(VERSION) ./scripts/release.sh $(RELEASE_DIR)

@@ -38,6 +38,7 @@ var commands = []struct {
 	{"calls", newCallsCmd},
 	{"tools", newToolsCmd},
 	{"verify", newVerifyCmd},
+	{"merge-reports", newMergeReportsCmd},
 }
 
 // NewRoot builds the root command (a fresh tree each call, for tests).

@@ -85,9 +85,9 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 	}
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github, html")
-	cmdutil.StringArrayVar(f, &o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html; FILE - is stdout); repeatable")
+	cmdutil.StringArrayVar(f, &o.reports, "report", nil, "also write a report: KIND=FILE (KIND text, json, junit, github, html, or blob: everything the reports need, for merge-reports; FILE - is stdout); repeatable")
 	cmdutil.AddJobsFlag(f, &o.jobs)
-	f.StringVar(&o.shard, "shard", "", "verify only shard K of N (K/N, 1-based): a stable partition of the calls for CI matrices")
+	f.StringVar(&o.shard, "shard", "", "verify only shard K of N (K/N, 1-based): whole logs balanced by size, the same on every machine, for CI matrices; merge the shards' --report blob=FILE with merge-reports")
 	f.IntVar(&o.shake, "shake", 0, "re-run every projector and presenter N more times (some under a perturbed TZ, locale, GOMAXPROCS) and report output that moves")
 	f.BoolVar(&o.strict, "strict", false, "treat unverified calls and logs (no projector, unknown events, torn tails, other reader notices) as failures")
 	f.BoolVar(&o.deterministic, "deterministic", false, "zero all timings so reports can be golden-tested")
@@ -143,8 +143,8 @@ func parseReports(format string, reports []string) ([]reportTarget, error) {
 		if !ok || path == "" {
 			return nil, fmt.Errorf("--report wants KIND=FILE, got %q", r)
 		}
-		if !valid(kind) {
-			return nil, fmt.Errorf("--report: unknown format %q (want %s)", kind, strings.Join(report.Formats, ", "))
+		if !valid(kind) && kind != "blob" {
+			return nil, fmt.Errorf("--report: unknown format %q (want %s, or blob for merge-reports)", kind, strings.Join(report.Formats, ", "))
 		}
 		if path == "-" {
 			if stdout {
@@ -201,10 +201,15 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
+	wantBlob := false
+	for _, t := range targets {
+		wantBlob = wantBlob || t.kind == "blob"
+	}
 	// One directory is verified while it is walked (unless --shake, whose
-	// children need every path first).
+	// children need every path first, or a shard or blob, which need the
+	// whole list).
 	var stream *logformat.Stream
-	if !o.shakeChild && o.shake == 0 {
+	if !o.shakeChild && o.shake == 0 && n <= 1 && !wantBlob {
 		if stream, err = cmdutil.ExpandStream(args, o.filter); err != nil {
 			return err
 		}
@@ -215,10 +220,13 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 			return err
 		}
 	}
-	paths := in.Paths
+	// A shard verifies whole logs, its share of the list; the calls of
+	// its logs are not filtered again.
+	paths, index := shardInputs(in.Paths, k, n)
+	runK, runN := 0, 0
 
 	if o.shakeChild {
-		return runShakeChild(o, reg, paths, k, n, stdin, stdout)
+		return runShakeChild(o, reg, paths, runK, runN, stdin, stdout)
 	}
 	var perturbed map[string][]perturbedFP
 	if o.shake > 0 {
@@ -261,15 +269,17 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		if t.kind != "github" {
 			sro.StepSummary = ""
 		}
-		s, err := report.New(t.kind, w, sro)
-		if err != nil {
+		var s report.Sink
+		if t.kind == "blob" {
+			s = o.newBlobSink(w, in.Paths, index, k, n, pluginTools)
+		} else if s, err = report.New(t.kind, w, sro); err != nil {
 			closeFiles()
 			return cmdutil.UsageErr("%v", err)
 		}
 		sinks = append(sinks, s)
 	}
 
-	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Entries: wantHTML, Kaptinlin: o.kaptinlin})
+	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Entries: wantHTML || wantBlob, Kaptinlin: o.kaptinlin})
 	agg := report.NewAggregator(sinks...)
 	for _, pt := range pluginTools {
 		agg.Totals.PluginTools = append(agg.Totals.PluginTools, pt.String())
@@ -291,7 +301,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 	start := time.Now()
 	rop := replay.RunOptions{
-		Jobs: o.jobs, ShardK: k, ShardN: n, Deterministic: o.deterministic,
+		Jobs: o.jobs, ShardK: runK, ShardN: runN, Deterministic: o.deterministic,
 		Read:      o.readOptions(reg.Config.Release),
 		Stdin:     stdin,
 		Walked:    in.Walked,
@@ -389,10 +399,8 @@ func runShakeChildren(o *verifyOptions, paths []string) (map[string][]perturbedF
 	if err != nil {
 		return nil, fmt.Errorf("--shake: %w", err)
 	}
+	// paths are this shard's already: no --shard.
 	args := []string{"verify", "--shake-child", "--jobs", strconv.Itoa(o.jobs)}
-	if o.shard != "" {
-		args = append(args, "--shard", o.shard)
-	}
 	if o.kaptinlin {
 		args = append(args, "--kaptinlin")
 	}
