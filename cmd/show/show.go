@@ -13,6 +13,8 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/replay"
@@ -170,7 +172,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			if errors.As(err, &we) {
 				return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: we.Err}
 			}
-			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", termquote.EscapeControls(err.Error()))
 			failed = true
 		}
 	}
@@ -182,7 +184,8 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		if err := s.html.Close(nil); err != nil {
 			return cmdutil.Cannot(err)
 		}
-		if err := logformat.WriteFileAtomic(o.html, htmlPage.Bytes(), 0o644); err != nil {
+		cmdutil.HandleInterrupts() // a signal now leaves no temporary file
+		if err := atomicwrite.WriteFile(o.html, htmlPage.Bytes(), 0o644); err != nil {
 			return cmdutil.Cannot(fmt.Errorf("--html: %w", err))
 		}
 		fmt.Fprintf(bw, "%d %s written to %s\n", s.p.Shown, cmdutil.Plural(s.p.Shown, "call", "calls"), o.html)
