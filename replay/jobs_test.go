@@ -124,7 +124,7 @@ func TestOneLogAsThePool(t *testing.T) {
 	if len(logs) < 50 {
 		t.Fatalf("%d logs under testdata", len(logs))
 	}
-	e := NewEngine(testRegistry(t), Options{Entries: true, Fingerprint: true})
+	e := NewEngine(testRegistry(t), Options{Views: true, Fingerprint: true})
 	ro := RunOptions{Jobs: 2, Deterministic: true, KeepData: true}
 	other := "../testdata/example/session.jsonl"
 	for _, p := range logs {

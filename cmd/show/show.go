@@ -17,7 +17,6 @@ import (
 	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/replay"
 	"github.com/dsh-replay/dsh-replay/report"
 )
 
@@ -164,7 +163,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			sum, err = readCalls(path, logformat.Options{}, s.call)
 		}
 		if s.html != nil {
-			s.html.EndLog(&replay.LogResult{File: path, Summary: sum})
+			s.html.EndLog()
 		}
 		cmdutil.WarnNotices(stderr, sum)
 		if err != nil {
@@ -181,7 +180,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		return cmdutil.UsageErr("no call %q in %s%s", o.callID, strings.Join(paths, ", "), nearestText(o.callID, s.ids))
 	}
 	if s.html != nil {
-		if err := s.html.Close(nil); err != nil {
+		if err := s.html.Close(); err != nil {
 			return cmdutil.Cannot(err)
 		}
 		cmdutil.HandleInterrupts() // a signal now leaves no temporary file
@@ -226,7 +225,7 @@ type shower struct {
 	multi bool
 
 	// html receives the cards for --html.
-	html report.Sink
+	html *report.HTMLCards
 
 	// With --call: every call id seen (for the nearest ids when none
 	// matches) and whether one did.
@@ -346,7 +345,7 @@ func nearestText(id string, ids []string) string {
 func (s *shower) htmlCards(c *logformat.Call, e *cards.Entry, withSubs bool) {
 	root := *e
 	root.Subs = nil
-	s.html.Call(&replay.CallResult{File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name, SubCall: c.IsSubCall, Status: replay.Unverified, Entry: &root})
+	s.html.Card(c, &root)
 	if withSubs {
 		for i, sub := range c.SubCalls {
 			s.htmlCards(sub, e.Subs[i], true)
