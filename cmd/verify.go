@@ -174,11 +174,6 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return cmdutil.UsageErr("%v", err)
 	}
-	if o.kaptinlin {
-		if err := cmdutil.NeedFull("--kaptinlin"); err != nil {
-			return err
-		}
-	}
 	reg, pluginTools, err := o.proj.Registry()
 	if err != nil {
 		return err
