@@ -1,9 +1,6 @@
 # dsh-replay: build, test, bench, fuzz, lint.
 GO      ?= go
 BIN     ?= bin/dsh-replay
-# The full build (plugin engine, interactive reviewer, kaptinlin) beside the
-# slim one, which hands a run over to it when the run needs one of those.
-FULL    := $(dir $(BIN))dsh-replay-full
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
@@ -12,24 +9,21 @@ LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 # Statically linked (no cgo: the pure-Go resolver and user lookup): loading
 # libc and running its relocations costs every command a few milliseconds.
 #
-# Each is linked to a temporary file, copied and renamed into place: the linker
-# writes through a memory map, and a binary started from those page-cache
-# pages starts 5-12% slower than a copy of it until they are evicted.
+# One binary, whatever installs it (make, go install, a release archive).
+# It is linked to a temporary file, copied and renamed into place: the
+# linker writes through a memory map, and a binary started from those
+# page-cache pages starts 5-12% slower than a copy of it until they are
+# evicted.
 build:
-	CGO_ENABLED=0 $(GO) build -tags slim -ldflags "$(LDFLAGS)" -o $(BIN).link .
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN).link .
 	cp $(BIN).link $(BIN).new && mv -f $(BIN).new $(BIN) && rm -f $(BIN).link
-	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(FULL).link .
-	cp $(FULL).link $(FULL).new && mv -f $(FULL).new $(FULL) && rm -f $(FULL).link
 
 install:
-	CGO_ENABLED=0 $(GO) install -tags slim -ldflags "$(LDFLAGS)" .
-	dir=$$($(GO) env GOBIN); dir=$${dir:-$$($(GO) env GOPATH)/bin}; \
-	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o "$$dir/dsh-replay-full" .
+	CGO_ENABLED=0 $(GO) install -ldflags "$(LDFLAGS)" .
 
 # The CI gate: vet plus the race-enabled test suite.
 test:
 	$(GO) vet ./...
-	$(GO) vet -tags slim ./...
 	$(GO) test -race -count=1 ./...
 
 # The HTML report in headless Chromium (apt-get install chromium): fails

@@ -16,14 +16,13 @@ import (
 	"github.com/creack/pty"
 )
 
-// The binaries as make build makes them, built once for the package's
-// tests into one directory: dsh-replay (-tags slim) beside dsh-replay-full.
+// The binary as make build makes it, built once for the package's tests.
 var built struct {
-	once       sync.Once
-	dir        string
-	slim, full string
-	err        error
-	out        []byte
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	out  []byte
 }
 
 func TestMain(m *testing.M) {
@@ -42,63 +41,56 @@ func goBinary() string {
 	return gobin
 }
 
-// buildPair returns the slim and the full binary's paths.
-func buildPair(t *testing.T) (slim, full string) {
+// buildBinary returns the binary's path.
+func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds the binaries")
+		t.Skip("builds the binary")
 	}
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "dsh-replay-build"); built.err != nil {
 			return
 		}
-		built.slim = filepath.Join(built.dir, "dsh-replay")
-		built.full = filepath.Join(built.dir, "dsh-replay-full")
-		for _, b := range [][]string{{"-tags", "slim", "-o", built.slim}, {"-o", built.full}} {
-			cmd := exec.Command(goBinary(), append(append([]string{"build"}, b...), ".")...)
-			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as the Makefile builds them
-			if built.out, built.err = cmd.CombinedOutput(); built.err != nil {
-				return
-			}
-		}
+		built.bin = filepath.Join(built.dir, "dsh-replay")
+		cmd := exec.Command(goBinary(), "build", "-o", built.bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as the Makefile builds it
+		built.out, built.err = cmd.CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return built.slim, built.full
+	return built.bin
 }
 
-// TestSlimLeavesOut: what the slim build exists to leave out is not linked
-// into it, and is into the full build (so the check can fail).
-func TestSlimLeavesOut(t *testing.T) {
+// TestOneBinary: every install path (make build, make install, go install,
+// a release archive) builds the same package graph, the plugin engine,
+// the interactive reviewer and kaptinlin included; no build tag selects
+// another.
+func TestOneBinary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("lists the builds' packages")
+		t.Skip("lists the build's packages")
 	}
-	deps := func(tags ...string) map[string]bool {
-		out, err := exec.Command(goBinary(), append(append([]string{"list", "-deps"}, tags...), ".")...).Output()
+	deps := func(args ...string) string {
+		out, err := exec.Command(goBinary(), append(append([]string{"list", "-deps"}, args...), ".")...).Output()
 		if err != nil {
-			t.Fatalf("go list %v: %v", tags, err)
+			t.Fatalf("go list %v: %v", args, err)
 		}
-		m := map[string]bool{}
-		for _, p := range strings.Fields(string(out)) {
-			m[p] = true
-		}
-		return m
+		return string(out)
 	}
-	slim, full := deps("-tags", "slim"), deps()
+	all := deps()
 	for _, p := range []string{
 		"github.com/dop251/goja",
 		"github.com/evanw/esbuild/pkg/api",
 		"github.com/charmbracelet/bubbletea",
 		"github.com/kaptinlin/jsonschema",
-		"net/http",
 	} {
-		if slim[p] {
-			t.Errorf("the slim build links %s", p)
+		if !strings.Contains(all, p+"\n") {
+			t.Errorf("the binary does not link %s", p)
 		}
-		if !full[p] {
-			t.Errorf("the full build does not link %s: is this list stale?", p)
-		}
+	}
+	// The old slim tag, or any like it, changes nothing.
+	if got := deps("-tags", "slim"); got != all {
+		t.Error("-tags slim builds another package graph")
 	}
 }
 
@@ -131,85 +123,58 @@ func timeless(s string) string {
 
 var durationRE = regexp.MustCompile(`"durationMs":[0-9]+|\b[0-9]+(\.[0-9]+)?(µs|ms|s)\b`)
 
-// TestSlimHandsOver: a slim run that needs the full build hands itself over
-// before it reads or writes anything, so its output, exit code and standard
-// input are the full build's own; runs that need nothing more stay slim.
-func TestSlimHandsOver(t *testing.T) {
-	slim, full := buildPair(t)
+// TestBinaryAlone: the binary, alone in a directory, runs every command
+// the README shows, plugins, kaptinlin and the reviewer included (nothing
+// is looked for beside it).
+func TestBinaryAlone(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "dsh-replay")
+	copyFile(t, buildBinary(t), bin)
 	todoLog, err := os.ReadFile("testdata/plugins/logs/todo.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name     string
-		stdin    string
-		args     []string
-		handOver bool
-		want     string // in stdout
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string // in stdout
 	}{
-		{"verify", "", []string{"verify", "testdata/example/session.jsonl"}, false, "OK: 1 log, 7 calls"},
-		{"tools", "", []string{"tools"}, false, "bash                  tool-bash"},
-		{"verify --plugin", "", []string{"verify", "--plugin", "testdata/plugins/todo", "testdata/plugins/logs/todo.jsonl"}, true, "plugin tool: word_count from plugin tool-todo-example"},
-		{"verify --plugin of stdin", string(todoLog), []string{"verify", "--plugin=testdata/plugins/todo", "-"}, true, "OK: 1 log, 4 calls"},
-		{"failing verify --plugin", "", []string{"verify", "--plugin", "testdata/plugins/throws", "testdata/plugins/logs/throws.jsonl"}, true, "render-failed"},
-		{"tools --plugin", "", []string{"tools", "--plugin", "testdata/plugins/todo.mjs"}, true, "word_count"},
-		{"show --plugin", "", []string{"show", "--no-pager", "--width", "80", "--plugin", "testdata/plugins/todo", "testdata/plugins/logs/todo.jsonl"}, true, "todo_write"},
-		{"verify --kaptinlin", "", []string{"verify", "--kaptinlin", "--format", "json", "testdata/example/session.jsonl"}, true, `"verified":7`},
+		{"verify", "", []string{"verify", "testdata/example/session.jsonl"}, 0, "OK: 1 log, 7 calls"},
+		{"tools", "", []string{"tools"}, 0, "bash                  tool-bash"},
+		{"verify --plugin", "", []string{"verify", "--plugin", "testdata/plugins/todo", "testdata/plugins/logs/todo.jsonl"}, 0, "plugin tool: word_count from plugin tool-todo-example"},
+		{"verify --plugin of stdin", string(todoLog), []string{"verify", "--plugin=testdata/plugins/todo", "-"}, 0, "OK: 1 log, 4 calls"},
+		{"failing verify --plugin", "", []string{"verify", "--plugin", "testdata/plugins/throws", "testdata/plugins/logs/throws.jsonl"}, 1, "render-failed"},
+		{"tools --plugin", "", []string{"tools", "--plugin", "testdata/plugins/todo.mjs"}, 0, "word_count"},
+		{"show --plugin", "", []string{"show", "--no-pager", "--width", "80", "--plugin", "testdata/plugins/todo", "testdata/plugins/logs/todo.jsonl"}, 0, "todo_write"},
+		{"verify --kaptinlin", "", []string{"verify", "--kaptinlin", "--format", "json", "testdata/example/session.jsonl"}, 0, `"verified":7`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := runBin(t, slim, c.stdin, nil, c.args...)
-			want := runBin(t, full, c.stdin, nil, c.args...)
-			if got != want {
-				t.Fatalf("slim and full differ:\nslim: exit %d\n%s%s\nfull: exit %d\n%s%s", got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
-			}
-			if !strings.Contains(got.stdout, c.want) {
-				t.Errorf("stdout lacks %q:\n%s%s", c.want, got.stdout, got.stderr)
-			}
-			// Alone, the slim binary says what it needed, or does the run
-			// itself.
-			alone := filepath.Join(t.TempDir(), "dsh-replay")
-			copyFile(t, slim, alone)
-			r := runBin(t, alone, c.stdin, nil, c.args...)
-			if c.handOver {
-				if r.code != 3 || r.stdout != "" || !strings.Contains(r.stderr, "needs the full build, "+filepath.Join(filepath.Dir(alone), "dsh-replay-full")+": not found (make build and make install put it beside dsh-replay)") {
-					t.Errorf("without the full build: exit %d\n%s%s", r.code, r.stdout, r.stderr)
-				}
-			} else if r != want {
-				t.Errorf("without the full build: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			r := runBin(t, bin, c.stdin, nil, c.args...)
+			if r.code != c.code || !strings.Contains(r.stdout, c.want) {
+				t.Errorf("exit %d (want %d), stdout lacks %q?\n%s%s", r.code, c.code, c.want, r.stdout, r.stderr)
 			}
 		})
 	}
 }
 
-// TestSlimRefusesSlimFull: a dsh-replay-full that is itself slim fails with
-// an error instead of handing over to itself forever.
-func TestSlimRefusesSlimFull(t *testing.T) {
-	slim, _ := buildPair(t)
-	dir := t.TempDir()
-	copyFile(t, slim, filepath.Join(dir, "dsh-replay"))
-	copyFile(t, slim, filepath.Join(dir, "dsh-replay-full"))
-	r := runBin(t, filepath.Join(dir, "dsh-replay"), "", nil, "tools", "--plugin", "testdata/plugins/todo")
-	if r.code != 3 || !strings.Contains(r.stderr, "--plugin needs the full build, but this binary was started as dsh-replay-full and is the slim one") {
-		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-}
-
-// TestSlimReviewOnTerminal: golden review on a terminal runs the full
-// build's interactive reviewer; without a terminal the slim build prints
-// the pending diffs itself.
-func TestSlimReviewOnTerminal(t *testing.T) {
-	slim, _ := buildPair(t)
+// TestReviewOnTerminal: golden review on a terminal runs the interactive
+// reviewer; without a terminal it prints the pending diffs.
+func TestReviewOnTerminal(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("testdata/golden/drift")); err != nil {
 		t.Fatal(err)
 	}
-	if r := runBin(t, slim, "", nil, "golden", "update", "--review", dir); r.code != 0 {
+	if r := runBin(t, bin, "", nil, "golden", "update", "--review", dir); r.code != 0 {
 		t.Fatalf("update --review: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := runBin(t, slim, "", nil, "golden", "review", dir); r.code != 1 || !strings.Contains(r.stdout, "13 pending changes") {
+	if r := runBin(t, bin, "", nil, "golden", "review", dir); r.code != 1 || !strings.Contains(r.stdout, "13 pending changes") {
 		t.Fatalf("review without a terminal: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	cmd := exec.Command(slim, "golden", "review", dir)
+	cmd := exec.Command(bin, "golden", "review", dir)
 	cmd.Env = append(os.Environ(), "CI=", "TERM=xterm-256color")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {

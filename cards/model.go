@@ -19,6 +19,12 @@ func (e *Entry) Sections() (call, result []Line) {
 // outputs (undefined: no view; an error: the presenter failed). Sub-calls
 // are not included.
 func FromCall(c *logformat.Call, callView, resultView jsonv.Value, callErr, resultErr error) *Entry {
+	return FromView(c, callView, resultView, errText(callErr), errText(resultErr))
+}
+
+// FromView is FromCall with the presenters' failures as text (as
+// replay.View carries them).
+func FromView(c *logformat.Call, callView, resultView jsonv.Value, callFailure, resultFailure string) *Entry {
 	e := &Entry{
 		Tool:          c.Name,
 		CallID:        c.CallID,
@@ -26,13 +32,13 @@ func FromCall(c *logformat.Call, callView, resultView jsonv.Value, callErr, resu
 		Args:          c.Arguments,
 		RawArgs:       c.RawArguments,
 		CallView:      DecodeCallView(callView),
-		CallFailure:   errText(callErr),
+		CallFailure:   callFailure,
 		HasResult:     c.HasResult,
 		Content:       c.Content,
 		IsError:       c.IsError,
 		Synthetic:     c.Synthetic,
 		ResultView:    DecodeResultView(resultView),
-		ResultFailure: errText(resultErr),
+		ResultFailure: resultFailure,
 	}
 	if c.Error.IsObject() {
 		if n := c.Error.Get("name"); n.IsString() {

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-
 	"github.com/spf13/cobra"
 
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
@@ -129,7 +129,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 		}
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", termquote.EscapeControls(err.Error()))
 			tot.failed++
 		}
 	}

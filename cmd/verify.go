@@ -192,11 +192,6 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err := checkReportTargets(args, targets); err != nil {
 		return err
 	}
-	if o.kaptinlin {
-		if err := cmdutil.NeedFull("--kaptinlin"); err != nil {
-			return err
-		}
-	}
 	reg, pluginTools, err := o.proj.Registry()
 	if err != nil {
 		return err
@@ -279,7 +274,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		sinks = append(sinks, s)
 	}
 
-	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Entries: wantHTML || wantBlob, Kaptinlin: o.kaptinlin})
+	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Views: wantHTML || wantBlob, Kaptinlin: o.kaptinlin})
 	agg := report.NewAggregator(sinks...)
 	for _, pt := range pluginTools {
 		agg.Totals.PluginTools = append(agg.Totals.PluginTools, pt.String())

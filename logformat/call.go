@@ -1,6 +1,9 @@
 package logformat
 
-import "github.com/dsh-replay/dsh-replay/jsonv"
+import (
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
+	"github.com/dsh-replay/dsh-replay/jsonv"
+)
 
 // Call is one tool call paired from the log, with provenance.
 type Call struct {
@@ -137,12 +140,12 @@ type Error struct {
 }
 
 // Error names the file quoted when it holds what a terminal must not get
-// raw (see QuoteName).
+// raw (see termquote.QuoteName).
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return QuoteName(e.File) + ":" + itoa(e.Line) + ": " + e.Msg
+		return termquote.QuoteName(e.File) + ":" + itoa(e.Line) + ": " + e.Msg
 	}
-	return QuoteName(e.File) + ": " + e.Msg
+	return termquote.QuoteName(e.File) + ": " + e.Msg
 }
 
 func itoa(i int) string {

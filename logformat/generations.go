@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 )
 
 // Generations. When DSH opens a session written in an older format it
@@ -133,7 +135,7 @@ func SupersededNotices(superseded map[string]string) []Notice {
 	ns := make([]Notice, len(olds))
 	for i, p := range olds {
 		ns[i] = Notice{File: p, Kind: Superseded,
-			Msg: "an older generation of the session in " + QuoteName(filepath.Base(superseded[p])) + ", which is read instead (name this file to read it)"}
+			Msg: "an older generation of the session in " + termquote.QuoteName(filepath.Base(superseded[p])) + ", which is read instead (name this file to read it)"}
 	}
 	return ns
 }

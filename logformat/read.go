@@ -8,11 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/dsh-replay/dsh-replay/internal/jobs"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
@@ -63,21 +63,7 @@ func (o Options) maxLine() int {
 	return DefaultMaxRecordBytes
 }
 
-func (o Options) jobs() int { return Jobs(o.Jobs) }
-
-// MaxJobs bounds every worker count: decoding and verifying are bound by
-// the CPU, so more workers than a few per core add nothing but memory (a
-// million asked for took 2.8 GB to verify seven calls).
-func MaxJobs() int { return 4 * runtime.GOMAXPROCS(0) }
-
-// Jobs is a --jobs value as a worker count: 0 or less is GOMAXPROCS, and
-// never more than MaxJobs.
-func Jobs(n int) int {
-	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return min(n, MaxJobs())
-}
+func (o Options) jobs() int { return jobs.Count(o.Jobs) }
 
 // ReadCalls streams the calls of one log (a path, or "-" for stdin) to fn in
 // log order (order of first appearance). A sub-call is delivered inside its

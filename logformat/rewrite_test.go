@@ -3,8 +3,6 @@ package logformat
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -258,29 +256,6 @@ func TestRewriteZstd(t *testing.T) {
 			t.Error("edit missing")
 		}
 	})
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "f.jsonl")
-	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFileAtomic(p, []byte("new"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(p)
-	st, _ := os.Stat(p)
-	if string(b) != "new" || st.Mode().Perm() != 0o600 {
-		t.Errorf("got %q mode %v", b, st.Mode().Perm())
-	}
-	ents, _ := os.ReadDir(dir)
-	if len(ents) != 1 {
-		t.Errorf("temporary file left behind: %v", ents)
-	}
-	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x"), nil, 0o644); err == nil {
-		t.Error("want an error for a missing directory")
-	}
 }
 
 func FuzzRewrite(f *testing.F) {

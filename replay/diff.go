@@ -5,12 +5,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 )
 
 // TextDiff is a line diff of recorded (-) against replayed (+) text with
 // visible whitespace: ␍ for CR, ␉ for tab, · for trailing spaces, ␛ for ESC
-// (other controls as cards.Sanitize shows them, invalid UTF-8 and lone
+// (other controls as termquote.Sanitize shows them, invalid UTF-8 and lone
 // surrogates as U+FFFD), and "(no newline at end)" on a last line without
 // one. Lines are compared as they are and made visible after, so two that
 // look alike once visible still show as changed. Three lines of context;
@@ -121,7 +121,7 @@ func showLine(l string) string {
 func visible(s string) string {
 	trail := len(s) - len(strings.TrimRight(s, " "))
 	body := strings.ReplaceAll(s[:len(s)-trail], "\t", "␉")
-	return cards.Sanitize(body) + strings.Repeat("·", trail)
+	return termquote.Sanitize(body) + strings.Repeat("·", trail)
 }
 
 // diffOps is a minimal line edit script (longest common subsequence); very

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -26,9 +25,9 @@ type Options struct {
 	// SpillCap is the spill policy's maxInlineBytes; negative when the
 	// deployment configuration does not say (then it is inferred).
 	SpillCap int
-	// Entries fills CallResult.Entry (the card of the call, for reports
-	// that draw cards).
-	Entries bool
+	// Views fills CallResult.View (what a sink needs to draw the call's
+	// card: the recorded call and its presenters' views).
+	Views bool
 	// Kaptinlin validates values with kaptinlin/jsonschema before the
 	// upstream walk (verify --kaptinlin; see projector.Tool.ValidateValue).
 	Kaptinlin bool
@@ -105,15 +104,15 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 		res.Status = Unverified
 		res.Findings = append(res.Findings, Finding{Class: NoProjector, Sev: sev, Projector: "-",
 			Message: fmt.Sprintf("no Go port of tool %q: generic card, not verified", c.Name)})
-		if e.opts.Entries {
-			res.Entry = cards.FromCall(c, jsonv.Value{}, jsonv.Value{}, nil, nil)
+		if e.opts.Views {
+			res.View = newView(c, jsonv.Value{}, jsonv.Value{}, nil, nil)
 		}
 		return res
 	}
 	v := &callRun{e: e, tool: tool, c: c, res: &res}
 	v.run()
-	if e.opts.Entries {
-		res.Entry = cards.FromCall(c, v.callView, v.resultView, v.callErr, v.resultErr)
+	if e.opts.Views {
+		res.View = newView(c, v.callView, v.resultView, v.callErr, v.resultErr)
 	}
 	if e.opts.Fingerprint {
 		res.Fingerprint = v.first.fingerprint()
@@ -173,7 +172,7 @@ type callRun struct {
 	// the replayed ones when those are byte for byte the recorded text (the
 	// same value, already decoded: the recorded side is never parsed).
 	content, meta jsonv.Value
-	// views are the presenters' outputs of the first run (Options.Entries).
+	// views are the presenters' outputs of the first run (Options.Views).
 	callView, resultView jsonv.Value
 	callErr, resultErr   error
 }

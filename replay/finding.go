@@ -1,7 +1,8 @@
 package replay
 
 import (
-	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Class is a divergence class name. The names are stable: every report
@@ -161,9 +162,39 @@ type CallResult struct {
 	// Fingerprint hashes the outputs (Options.Fingerprint; zero for a call
 	// without a port).
 	Fingerprint Fingerprint
-	// Entry is the call's card (Options.Entries), without its sub-calls
-	// (each has its own result).
-	Entry *cards.Entry
+	// View is what a sink needs to draw the call's card (Options.Views).
+	View *View
+}
+
+// View is a call as a card shows it: the recorded call (without its
+// sub-calls, each of which has its own result, and without the canonical
+// value and replacement views, which no card draws) and what its
+// presenters returned. The engine does not draw: sinks build the card
+// (cards.FromView).
+type View struct {
+	Call                 *logformat.Call
+	CallView, ResultView jsonv.Value
+	// CallFailure and ResultFailure say why a presenter gave no view ("" when
+	// it gave one).
+	CallFailure, ResultFailure string
+	// Card, when set, is the card built already (a merged shard's blob
+	// carries cards, not views): sinks draw it as it is. Its type is the
+	// sinks' (*cards.Entry); the engine never sets it.
+	Card any
+}
+
+func newView(c *logformat.Call, callView, resultView jsonv.Value, callErr, resultErr error) *View {
+	cc := *c
+	cc.SubCalls, cc.Value, cc.Views = nil, jsonv.Value{}, nil
+	return &View{Call: &cc, CallView: callView, ResultView: resultView,
+		CallFailure: errText(callErr), ResultFailure: errText(resultErr)}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // worst is the highest severity among the findings (-1 when none).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dsh-replay/dsh-replay/internal/jobs"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -26,10 +27,10 @@ func (logSinkNop) EndLog(*LogResult) {}
 // flag alone (a million workers took 2.8 GB to verify seven calls).
 func TestRunWorkersBounded(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
-	if got, want := logformat.Jobs(1_000_000), 4*64; got != want {
+	if got, want := jobs.Count(1_000_000), 4*64; got != want {
 		t.Errorf("Jobs(1e6) = %d, want %d", got, want)
 	}
-	if got := logformat.Jobs(0); got != 64 {
+	if got := jobs.Count(0); got != 64 {
 		t.Errorf("Jobs(0) = %d, want GOMAXPROCS", got)
 	}
 	// Two copies of the example log have 14 calls: 18 items with their
@@ -123,7 +124,7 @@ func TestOneLogAsThePool(t *testing.T) {
 	if len(logs) < 50 {
 		t.Fatalf("%d logs under testdata", len(logs))
 	}
-	e := NewEngine(testRegistry(t), Options{Entries: true, Fingerprint: true})
+	e := NewEngine(testRegistry(t), Options{Views: true, Fingerprint: true})
 	ro := RunOptions{Jobs: 2, Deterministic: true, KeepData: true}
 	other := "../testdata/example/session.jsonl"
 	for _, p := range logs {

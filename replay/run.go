@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/internal/gctune"
+	"github.com/dsh-replay/dsh-replay/internal/jobs"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
@@ -43,7 +44,7 @@ type LogResult struct {
 
 // RunOptions configure the pipeline.
 type RunOptions struct {
-	// Jobs is the number of verifying workers (see logformat.Jobs: <= 0 is
+	// Jobs is the number of verifying workers (see jobs.Count: <= 0 is
 	// GOMAXPROCS).
 	Jobs int
 	// ShardK of ShardN (1-based) keeps a stable subset of the calls; ShardN
@@ -145,7 +146,7 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 		}
 		return rest()
 	}
-	jobs := logformat.Jobs(ro.Jobs)
+	jobs := jobs.Count(ro.Jobs)
 	window := ro.Window
 	if window <= 0 {
 		window = 64 * jobs

@@ -200,7 +200,7 @@ func (s *BlobSink) BeginLog(file string) {
 
 func (s *BlobSink) Call(r *replay.CallResult) {
 	s.count.Calls++
-	s.put(blobLine{T: "call", Call: &blobCall{CallResult: r, Entry: encodeEntry(r.Entry)}})
+	s.put(blobLine{T: "call", Call: &blobCall{CallResult: r, Entry: encodeEntry(cardOf(r))}})
 }
 
 func (s *BlobSink) EndLog(l *replay.LogResult) {
@@ -294,7 +294,9 @@ func (b *BlobReader) Next() (*BlobUnit, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", b.Name, b.line, err)
 			}
-			r.Entry = e
+			if e != nil {
+				r.View = &replay.View{Card: e}
+			}
 			u.Calls = append(u.Calls, r)
 		case l.T == "end" && u != nil && l.Log != nil && l.Log.LogResult != nil:
 			u.Log = l.Log.LogResult

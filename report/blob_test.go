@@ -21,7 +21,7 @@ func TestBlobRoundTrip(t *testing.T) {
 	s.BeginLog("a.jsonl")
 	s.Call(&replay.CallResult{File: "a.jsonl", Line: 3, CallID: "c1", Tool: "read", Status: replay.Diverged, HasValue: true,
 		Findings: []replay.Finding{{Class: replay.ContentMismatch, Sev: replay.Failure, File: "a.jsonl", Line: 3, Diff: []string{"- a", "+ b"}}},
-		Entry:    entry})
+		View:     &replay.View{Card: entry}})
 	s.EndLog(&replay.LogResult{File: "a.jsonl", Data: []byte("not kept")})
 	s.BeginLog("a.jsonl.cards") // a block after the log takes its index
 	s.EndLog(&replay.LogResult{File: "a.jsonl.cards", CardGoldens: true})
@@ -43,14 +43,14 @@ func TestBlobRoundTrip(t *testing.T) {
 		t.Errorf("unit %+v", u)
 	}
 	c := u.Calls[0]
-	if c.Status != replay.Diverged || len(c.Findings) != 1 || c.Findings[0].Diff[1] != "+ b" || c.Entry == nil {
+	if c.Status != replay.Diverged || len(c.Findings) != 1 || c.Findings[0].Diff[1] != "+ b" || cardOf(&c) == nil {
 		t.Fatalf("call %+v", c)
 	}
-	if got := jsonv.Encode(c.Entry.Args); got != `{"path":"x","n":1.50}` {
+	if got := jsonv.Encode(cardOf(&c).Args); got != `{"path":"x","n":1.50}` {
 		t.Errorf("card args %s: the number's lexeme is lost", got)
 	}
-	if len(c.Entry.Subs) != 1 || c.Entry.Subs[0].CallID != "c2" || c.Entry.Card() != entry.Card() {
-		t.Errorf("card differs:\n%s\n%s", c.Entry.Card(), entry.Card())
+	if len(cardOf(&c).Subs) != 1 || cardOf(&c).Subs[0].CallID != "c2" || cardOf(&c).Card() != entry.Card() {
+		t.Errorf("card differs:\n%s\n%s", cardOf(&c).Card(), entry.Card())
 	}
 	u, err = r.Next()
 	if err != nil || u == nil || u.Index != 4 || !u.Log.CardGoldens {
@@ -66,7 +66,7 @@ func FuzzBlob(f *testing.F) {
 	var buf bytes.Buffer
 	s := NewBlob(&buf, BlobHeader{Version: "v1", ShardK: 1, ShardN: 1}, nil)
 	s.BeginLog("a")
-	s.Call(&replay.CallResult{File: "a", Entry: &cards.Entry{Tool: "t", Args: jsonv.MustParse(`[1]`)}})
+	s.Call(&replay.CallResult{File: "a", View: &replay.View{Card: &cards.Entry{Tool: "t", Args: jsonv.MustParse(`[1]`)}}})
 	s.EndLog(&replay.LogResult{File: "a"})
 	s.Close(&Totals{})
 	f.Add(buf.String())

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -51,7 +51,7 @@ func ShellQuote(s string) string {
 	}) < 0 {
 		return s
 	}
-	if logformat.QuoteName(s) != s {
+	if termquote.QuoteName(s) != s {
 		return dollarQuote(s)
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/cards"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -99,13 +100,32 @@ func newHTML(w io.Writer, o Options) *htmlSink {
 	return &htmlSink{w: w, o: o, out: newSpool(), ids: map[string]int{}, tools: map[string]bool{}, classes: map[replay.Class]int{}}
 }
 
-// NewHTMLCards is the HTML writer of show --html: the same page without a
-// verdict; feed it with BeginLog, Call (results carrying Entry) and EndLog.
-func NewHTMLCards(w io.Writer, showArgs []string) Sink {
+// HTMLCards is the HTML writer of show --html: the same page as verify's
+// report, without a verdict. Its cards go through the same drawing as
+// verify's (htmlSink.card); show hands it the entries its printer built.
+type HTMLCards struct{ s *htmlSink }
+
+// NewHTMLCards starts a show --html page; feed it with BeginLog, Card and
+// EndLog, then Close.
+func NewHTMLCards(w io.Writer, showArgs []string) *HTMLCards {
 	s := newHTML(w, Options{Deterministic: true, ShowArgs: showArgs})
 	s.show = true
-	return s
+	return &HTMLCards{s}
 }
+
+// BeginLog starts the section of a log.
+func (h *HTMLCards) BeginLog(file string) { h.s.BeginLog(file) }
+
+// Card draws the card of one call (e without its sub-calls' cards).
+func (h *HTMLCards) Card(c *logformat.Call, e *cards.Entry) {
+	h.s.card(callRef{File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name, SubCall: c.IsSubCall}, replay.Unverified, nil, e)
+}
+
+// EndLog ends the section of the log begun last.
+func (h *HTMLCards) EndLog() { h.s.endLog(nil, false) }
+
+// Close writes the page.
+func (h *HTMLCards) Close() error { return h.s.Close(nil) }
 
 // htmlLog is the log being read: its calls are kept until it ends (the
 // section's head needs its counts).
@@ -174,10 +194,40 @@ func (s *htmlSink) BeginLog(file string) {
 	s.cur = &htmlLog{index: s.logIndex, file: file, classes: map[string]bool{}, calls: newSpool()}
 }
 
+// callRef names the call a card is of.
+type callRef struct {
+	File    string
+	Line    int
+	CallID  string
+	Tool    string
+	SubCall bool
+}
+
+// Call draws a verified call: its card is built here from the view the
+// engine returned.
 func (s *htmlSink) Call(r *replay.CallResult) {
+	e := cardOf(r)
+	s.card(callRef{File: r.File, Line: r.Line, CallID: r.CallID, Tool: r.Tool, SubCall: r.SubCall}, r.Status, r.Findings, e)
+}
+
+// cardOf is the card of a call with a view: the one it carries, or one
+// built from the presenters' outputs.
+func cardOf(r *replay.CallResult) *cards.Entry {
+	v := r.View
+	if v == nil {
+		return nil
+	}
+	if e, ok := v.Card.(*cards.Entry); ok {
+		return e
+	}
+	return cards.FromView(v.Call, v.CallView, v.ResultView, v.CallFailure, v.ResultFailure)
+}
+
+// card adds one call's card and findings to the log's section.
+func (s *htmlSink) card(r callRef, status replay.Status, findings []replay.Finding, e *cards.Entry) {
 	s.calls++
 	s.tools[r.Tool] = true
-	c := htmlCall{CallID: r.CallID, Tool: r.Tool, Sub: r.SubCall, Status: r.Status.String()}
+	c := htmlCall{CallID: r.CallID, Tool: r.Tool, Sub: r.SubCall, Status: status.String()}
 	c.ID = "call-" + r.CallID
 	if n := s.ids[r.CallID]; n > 0 {
 		c.ID = fmt.Sprintf("call-%s--%d", r.CallID, n+1)
@@ -185,8 +235,8 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 	s.ids[r.CallID]++
 	var classes []string
 	seen := map[string]bool{}
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for i := range findings {
+		f := &findings[i]
 		s.classes[f.Class]++
 		if !seen[string(f.Class)] {
 			seen[string(f.Class)] = true
@@ -197,7 +247,7 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 			c.Bad = true
 		}
 	}
-	if r.Status == replay.Diverged {
+	if status == replay.Diverged {
 		c.Bad = true
 	}
 	if c.Bad {
@@ -208,7 +258,7 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 	for _, cl := range classes {
 		s.cur.classes[cl] = true
 	}
-	quiet := len(r.Findings) == 0 && !c.Bad && !s.show
+	quiet := len(findings) == 0 && !c.Bad && !s.show
 	lazy := false
 	if quiet {
 		s.quiet++
@@ -221,7 +271,7 @@ func (s *htmlSink) Call(r *replay.CallResult) {
 	case quiet:
 		limit = HTMLQuietLines
 	}
-	c.Card = s.htmlCardOf(r, limit)
+	c.Card = s.htmlCardOf(r, e, limit)
 	s.cur.count++
 	if lazy {
 		s.lazyCall(&c)
@@ -271,10 +321,12 @@ func (s *htmlSink) flushChunk() {
 	ch.n, ch.tools, ch.order = 0, nil, nil
 }
 
-func (s *htmlSink) EndLog(l *replay.LogResult) {
+func (s *htmlSink) EndLog(l *replay.LogResult) { s.endLog(l.Findings, l.NotALog) }
+
+func (s *htmlSink) endLog(findings []replay.Finding, notALog bool) {
 	s.flushChunk()
-	for i := range l.Findings {
-		f := &l.Findings[i]
+	for i := range findings {
+		f := &findings[i]
 		s.classes[f.Class]++
 		s.cur.findings = append(s.cur.findings, s.newHTMLFinding(f))
 		s.cur.classes[string(f.Class)] = true
@@ -291,7 +343,7 @@ func (s *htmlSink) EndLog(l *replay.LogResult) {
 	sort.Strings(cls)
 	data := map[string]any{
 		"Index": s.cur.index, "File": s.cur.file, "Findings": s.cur.findings,
-		"Classes": strings.Join(cls, " "), "Bad": s.cur.bad, "NotALog": l.NotALog, "Count": s.cur.count,
+		"Classes": strings.Join(cls, " "), "Bad": s.cur.bad, "NotALog": notALog, "Count": s.cur.count,
 	}
 	if err := htmlTemplates().ExecuteTemplate(s.out, "log-head", data); err != nil && s.err == nil {
 		s.err = err
@@ -372,8 +424,7 @@ var lineClass = map[cards.Kind]string{
 }
 
 // htmlCardOf draws a call's card as the terminal does, line for line.
-func (s *htmlSink) htmlCardOf(r *replay.CallResult, limit int) htmlCard {
-	e := r.Entry
+func (s *htmlSink) htmlCardOf(r callRef, e *cards.Entry, limit int) htmlCard {
 	if e == nil {
 		e = &cards.Entry{Tool: r.Tool, CallID: r.CallID, Location: fmt.Sprintf("%s:%d", r.File, r.Line), HasResult: true}
 	}

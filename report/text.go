@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/cards"
-	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -139,7 +139,7 @@ func (s *textSink) Close(t *Totals) error {
 		// One line a log, thousands for a tree: written piece by piece.
 		w.WriteString(status)
 		w.WriteByte(' ')
-		w.WriteString(logformat.QuoteName(l.file))
+		w.WriteString(termquote.QuoteName(l.file))
 		if l.notALog {
 			w.WriteString(" (not a session log")
 		} else {
@@ -166,7 +166,7 @@ func (s *textSink) Close(t *Totals) error {
 				if f.CallID == "" {
 					fmt.Fprintf(w, "  %s (log)\n", termLocation(f))
 				} else {
-					fmt.Fprintf(w, "  %s %s %s\n", termLocation(f), logformat.QuoteName(f.CallID), logformat.QuoteName(f.Tool))
+					fmt.Fprintf(w, "  %s %s %s\n", termLocation(f), termquote.QuoteName(f.CallID), termquote.QuoteName(f.Tool))
 				}
 			}
 			s.writeFinding(w, f, "    ")
@@ -184,7 +184,7 @@ func (s *textSink) Close(t *Totals) error {
 			f := &c.first
 			fmt.Fprintf(w, "%s, 1 cause: %s", c.header(), f.Headline())
 			if f.Tool != "" {
-				fmt.Fprintf(w, " · %s", logformat.QuoteName(f.Tool))
+				fmt.Fprintf(w, " · %s", termquote.QuoteName(f.Tool))
 			}
 			fmt.Fprintf(w, " · %s\n", f.Projector)
 			s.writeFinding(w, f, "  ")
@@ -198,7 +198,7 @@ func (s *textSink) Close(t *Totals) error {
 					n++
 					if len(samples) < SamplesPerCluster {
 						x := &l.findings[i]
-						samples = append(samples, strings.TrimSpace(termLocation(x)+" "+logformat.QuoteName(x.CallID)))
+						samples = append(samples, strings.TrimSpace(termLocation(x)+" "+termquote.QuoteName(x.CallID)))
 					}
 				}
 			}
@@ -252,9 +252,9 @@ func (s *textSink) writeFinding(w io.Writer, f *replay.Finding, indent string) {
 // must not get it raw.
 func termLocation(f *replay.Finding) string {
 	if f.Line > 0 {
-		return fmt.Sprintf("%s:%d", logformat.QuoteName(f.File), f.Line)
+		return fmt.Sprintf("%s:%d", termquote.QuoteName(f.File), f.Line)
 	}
-	return logformat.QuoteName(f.File)
+	return termquote.QuoteName(f.File)
 }
 
 func sevWord(s replay.Severity) string {

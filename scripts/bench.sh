@@ -16,8 +16,7 @@
 #               removed afterwards unless BENCH_KEEP=1)
 #   BENCH_KEEP  keep the generated logs
 #   BENCH_SKIP  space-separated rows to skip (e.g. "jq node")
-#   BIN         the dsh-replay binary (default bin/dsh-replay, built if missing
-#               with dsh-replay-full beside it)
+#   BIN         the dsh-replay binary (default bin/dsh-replay, built if missing)
 #   BENCH_RUNS  runs of each dsh-replay row (default 3); the row shows the
 #               median and lists every run's wall time
 #   NODE        Node for the yardstick rows (default: node on PATH)
@@ -277,7 +276,7 @@ if [[ $SKIP != *" startup "* ]]; then
       END { printf "%-52s %8.1f %8.1f %8.1fx\n", name, median(a, NR) / 1000, median(h, NR) / 1000, median(r, NR) }'
   }
   echo
-  printf 'start-up: wall ms, median of %s runs paired with a one-line Go program\n\n' "${BENCH_START_RUNS:-21}"
+  printf 'start-up: wall ms, median of %s runs paired with a one-line Go program (target: ratio <= 3x)\n\n' "${BENCH_START_RUNS:-21}"
   printf '%-52s %8s %8s %9s\n' "command" "ms" "hello ms" "ratio"
   startup "dsh-replay --version" "$BIN" --version
   startup "dsh-replay tools" "$BIN" tools
@@ -320,8 +319,4 @@ fi
 
 echo
 printf 'binary: %s, %d bytes\n' "$BIN" "$(stat -c %s "$BIN")"
-FULL_BIN=$(dirname "$BIN")/dsh-replay-full
-if [[ -x $FULL_BIN ]]; then
-  printf 'full build (plugins, reviewer, kaptinlin): %s, %d bytes\n' "$FULL_BIN" "$(stat -c %s "$FULL_BIN")"
-fi
 rm -f "$DIR/.time.$$" "$DIR/.stderr"

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
@@ -90,12 +91,12 @@ func Execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(ee.Err.Error()))
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", termquote.EscapeControls(ee.Err.Error()))
 		}
 		return ee.Code
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
+	fmt.Fprintf(stderr, "dsh-replay: %s\n", termquote.EscapeControls(err.Error()))
 	return ExitUsage
 }
 
@@ -119,9 +120,9 @@ func Plural(n int, one, many string) string {
 // when a terminal must not get it raw.
 func Where(file string, line int) string {
 	if line > 0 {
-		return logformat.QuoteName(file) + ":" + strconv.Itoa(line)
+		return termquote.QuoteName(file) + ":" + strconv.Itoa(line)
 	}
-	return logformat.QuoteName(file)
+	return termquote.QuoteName(file)
 }
 
 // AddPathFilterFlags adds --include and --exclude (every command that walks
@@ -200,7 +201,7 @@ func ExpandLogInputs(args []string, pf logformat.PathFilter, stderr io.Writer) (
 // walk left out (logformat.Inputs.Superseded): a notice, not a failure.
 func WarnSuperseded(w io.Writer, superseded map[string]string) {
 	for _, n := range logformat.SupersededNotices(superseded) {
-		fmt.Fprintf(w, "dsh-replay: notice: %s: %s: %s\n", logformat.QuoteName(n.File), n.Kind, logformat.EscapeControls(n.Msg))
+		fmt.Fprintf(w, "dsh-replay: notice: %s: %s: %s\n", termquote.QuoteName(n.File), n.Kind, termquote.EscapeControls(n.Msg))
 	}
 }
 
@@ -219,7 +220,7 @@ func ReadLog(in logformat.Inputs, path string, stdin io.Reader, opts logformat.O
 // Warn prints a reader notice or a skipped file in the one format every
 // command uses: "dsh-replay: warning: FILE:LINE: KIND: MESSAGE".
 func Warn(w io.Writer, loc, kind, msg string) {
-	fmt.Fprintf(w, "dsh-replay: warning: %s: %s: %s\n", loc, kind, logformat.EscapeControls(msg))
+	fmt.Fprintf(w, "dsh-replay: warning: %s: %s: %s\n", loc, kind, termquote.EscapeControls(msg))
 }
 
 // WarnNotices prints a summary's notices with Warn.

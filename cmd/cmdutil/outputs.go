@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
+
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
@@ -58,19 +60,19 @@ func CheckOutputs(args []string, outs ...Output) error {
 		if fi, err := os.Stat(o.Path); err == nil {
 			keys = append(keys, fileKey(o.Path, fi))
 			if in, ok := files[fileKey(o.Path, fi)]; ok && in != o.Self {
-				return UsageErr("%s %s is the input %s: refusing to write over what it reads", o.Flag, logformat.QuoteName(o.Path), logformat.QuoteName(in))
+				return UsageErr("%s %s is the input %s: refusing to write over what it reads", o.Flag, termquote.QuoteName(o.Path), termquote.QuoteName(in))
 			}
 		}
 		if isLogName(real) {
 			for _, d := range dirs {
 				if within(d[1], real) {
-					return UsageErr("%s %s lies in the input directory %s and would be read as a log: refusing to write over what it reads", o.Flag, logformat.QuoteName(o.Path), logformat.QuoteName(d[0]))
+					return UsageErr("%s %s lies in the input directory %s and would be read as a log: refusing to write over what it reads", o.Flag, termquote.QuoteName(o.Path), termquote.QuoteName(d[0]))
 				}
 			}
 		}
 		for _, k := range keys {
 			if p, ok := seen[k]; ok {
-				return UsageErr("%s %s and %s %s are the same file", p.Flag, logformat.QuoteName(p.Path), o.Flag, logformat.QuoteName(o.Path))
+				return UsageErr("%s %s and %s %s are the same file", p.Flag, termquote.QuoteName(p.Path), o.Flag, termquote.QuoteName(o.Path))
 			}
 		}
 		for _, k := range keys {

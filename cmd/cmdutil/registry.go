@@ -31,11 +31,6 @@ func (p PluginTool) String() string {
 // Registry builds the registry of the Go ports for --config, then adds the
 // tools of each --plugin (a plugin tool with a port's name replaces it).
 func Registry(config string, plugins []string) (*projector.Registry, []PluginTool, error) {
-	if len(plugins) > 0 {
-		if err := NeedFull("--plugin"); err != nil {
-			return nil, nil, err
-		}
-	}
 	cfg, err := projector.LoadConfig(config)
 	if err != nil {
 		return nil, nil, UsageErr("--config: %v", err)

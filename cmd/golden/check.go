@@ -12,7 +12,8 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/replay"
 )
 
@@ -105,7 +106,7 @@ func (c *checkRun) unreferenced(what string, del func() error) {
 			c.code.worse(cmdutil.ExitCannot)
 			return
 		}
-		fmt.Fprintf(c.stdout, "DELETED %s\n", logformat.QuoteName(what))
+		fmt.Fprintf(c.stdout, "DELETED %s\n", termquote.QuoteName(what))
 	case "fail":
 		fmt.Fprintf(c.stdout, "UNREFERENCED %s\n", what)
 		c.code.worse(cmdutil.ExitDivergence)
@@ -153,7 +154,7 @@ func (c *checkRun) settleGoneCards(p *logPlan) {
 			if sameSegs(kept, want) {
 				data = f.want
 			}
-			if err := logformat.WriteFileAtomic(f.path, data, 0o644); err != nil {
+			if err := atomicwrite.WriteFile(f.path, data, 0o644); err != nil {
 				return err
 			}
 			f.have = data
@@ -182,21 +183,21 @@ func (c *checkRun) printDrift(path string, p *logPlan) {
 		bad = true
 		switch {
 		case f.kind == kindLog:
-			fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", logformat.QuoteName(f.path), len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
+			fmt.Fprintf(out, "DRIFT %s: %d %s would be re-recorded\n", termquote.QuoteName(f.path), len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"))
 			for i := range p.changes {
 				c.writeCallChange(out, path, &p.changes[i])
 			}
 		case !f.exists:
-			fmt.Fprintf(out, "MISSING %s: no card golden\n", logformat.QuoteName(f.path))
+			fmt.Fprintf(out, "MISSING %s: no card golden\n", termquote.QuoteName(f.path))
 		case cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
 			h := cards.ParseHeader(f.kind, f.have)
 			if h.OK {
-				fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", logformat.QuoteName(f.path), h.Format, cards.GoldenFormat)
+				fmt.Fprintf(out, "DRIFT %s: golden format %d, this dsh-replay writes format %d\n", termquote.QuoteName(f.path), h.Format, cards.GoldenFormat)
 			} else {
-				fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", logformat.QuoteName(f.path))
+				fmt.Fprintf(out, "DRIFT %s: not a card golden (no header)\n", termquote.QuoteName(f.path))
 			}
 		default:
-			fmt.Fprintf(out, "DRIFT %s: the cards differ\n", logformat.QuoteName(f.path))
+			fmt.Fprintf(out, "DRIFT %s: the cards differ\n", termquote.QuoteName(f.path))
 			// The version in the header is not compared: keep it out of the diff.
 			want := f.cards.Header(cards.ParseHeader(f.kind, f.have).Version) + string(f.cards.Body)
 			writeDiff(out, string(f.have), want, c.opts.maxLines)
@@ -211,10 +212,10 @@ func (c *checkRun) printDrift(path string, p *logPlan) {
 // printLeftovers names the pending and temporary files left behind.
 func (c *checkRun) printLeftovers(left []string) {
 	for _, l := range left {
-		if strings.HasPrefix(filepath.Base(l), logformat.TempPrefix) {
-			fmt.Fprintf(c.stdout, "LEFTOVER %s: a temporary file of an interrupted write (golden update removes it)\n", logformat.QuoteName(l))
+		if strings.HasPrefix(filepath.Base(l), atomicwrite.TempPrefix) {
+			fmt.Fprintf(c.stdout, "LEFTOVER %s: a temporary file of an interrupted write (golden update removes it)\n", termquote.QuoteName(l))
 		} else {
-			fmt.Fprintf(c.stdout, "PENDING %s: review it (%s), then accept or reject it\n", logformat.QuoteName(l), c.command("diff", nil))
+			fmt.Fprintf(c.stdout, "PENDING %s: review it (%s), then accept or reject it\n", termquote.QuoteName(l), c.command("diff", nil))
 		}
 		c.code.worse(cmdutil.ExitDivergence)
 	}
@@ -252,7 +253,7 @@ func (c *checkRun) printSummary(paths []string, stale, left int, complete bool) 
 func (g *goldenRun) leftovers(args, paths []string) []string {
 	set := map[string]bool{}
 	isOurs := func(name string) bool {
-		if strings.HasPrefix(name, logformat.TempPrefix) {
+		if strings.HasPrefix(name, atomicwrite.TempPrefix) {
 			return true
 		}
 		t, ok := strings.CutSuffix(name, pendingExt)
@@ -280,7 +281,7 @@ func (g *goldenRun) leftovers(args, paths []string) []string {
 		if ents, err := os.ReadDir(dir); err == nil {
 			for _, e := range ents {
 				n := e.Name()
-				if strings.HasPrefix(n, logformat.TempPrefix) && strings.Contains(n, filepath.Base(base)) {
+				if strings.HasPrefix(n, atomicwrite.TempPrefix) && strings.Contains(n, filepath.Base(base)) {
 					set[filepath.Join(dir, n)] = true
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
@@ -45,16 +46,16 @@ func (g *goldenRun) decideCalls(action string, args []string) error {
 		if err := g.decide(g.stateOf(r), r, action == "accept"); err != nil {
 			var stale *staleError
 			if errors.As(err, &stale) {
-				fmt.Fprintf(g.stderr, "dsh-replay: not %s %s: %v; run %s again\n", map[string]string{"accept": "accepting", "reject": "rejecting"}[action], logformat.QuoteName(r.unit.log), err, g.command("update", []string{r.unit.log}))
+				fmt.Fprintf(g.stderr, "dsh-replay: not %s %s: %v; run %s again\n", map[string]string{"accept": "accepting", "reject": "rejecting"}[action], termquote.QuoteName(r.unit.log), err, g.command("update", []string{r.unit.log}))
 				failed = true
 				continue
 			}
-			fmt.Fprintf(g.stderr, "dsh-replay: %s call %s of %s: %v\n", action, logformat.QuoteName(r.call), logformat.QuoteName(r.unit.log), err)
+			fmt.Fprintf(g.stderr, "dsh-replay: %s call %s of %s: %v\n", action, termquote.QuoteName(r.call), termquote.QuoteName(r.unit.log), err)
 			failed = true
 			continue
 		}
 		n++
-		fmt.Fprintf(g.stdout, "%s %s call %s (%s): %s\n", pastTense(action), logformat.QuoteName(r.unit.log), logformat.QuoteName(r.call), logformat.QuoteName(r.tool), r.describe())
+		fmt.Fprintf(g.stdout, "%s %s call %s (%s): %s\n", pastTense(action), termquote.QuoteName(r.unit.log), termquote.QuoteName(r.call), termquote.QuoteName(r.tool), r.describe())
 	}
 	if n == 0 && !failed {
 		fmt.Fprintf(g.stdout, "no pending goldens to %s\n", action)

@@ -148,7 +148,7 @@ type goldenRun struct {
 func newGoldenRun(o *goldenOptions, needRegistry bool) (*goldenRun, error) {
 	// A signal at any moment ends a golden run the same way: no temporary
 	// file left, exit 130 or 143.
-	logformat.HandleInterrupts()
+	cmdutil.HandleInterrupts()
 	l, err := newLayout(o.out, o.proj)
 	if err != nil {
 		return nil, err

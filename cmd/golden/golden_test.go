@@ -10,14 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/internal/clitest"
-	"github.com/dsh-replay/dsh-replay/internal/filelock"
-	"github.com/dsh-replay/dsh-replay/internal/testtree"
-
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
+	"github.com/dsh-replay/dsh-replay/internal/clitest"
+	"github.com/dsh-replay/dsh-replay/internal/filelock"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/internal/testtree"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -413,12 +413,12 @@ func TestGoldenOut(t *testing.T) {
 func TestGoldenStaleAndLeftovers(t *testing.T) {
 	dir := copyTree(t, goldenData("accepted"))
 	os.WriteFile(filepath.Join(dir, "gone.cards.txt"), []byte("# old\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, logformat.TempPrefix+"session.jsonl-123"), []byte("partial"), 0o644)
+	os.WriteFile(filepath.Join(dir, atomicwrite.TempPrefix+"session.jsonl-123"), []byte("partial"), 0o644)
 	out, _, code := goldenCLI(t, "golden", "check", dir)
 	if code != cmdutil.ExitDivergence {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	mustContain(t, "check", out, "UNREFERENCED "+filepath.Join(dir, "gone.cards.txt")+": its log is gone (warning", "LEFTOVER "+filepath.Join(dir, logformat.TempPrefix+"session.jsonl-123"),
+	mustContain(t, "check", out, "UNREFERENCED "+filepath.Join(dir, "gone.cards.txt")+": its log is gone (warning", "LEFTOVER "+filepath.Join(dir, atomicwrite.TempPrefix+"session.jsonl-123"),
 		"to delete unreferenced goldens: dsh-replay golden check --unreferenced=delete "+dir)
 	// A run over files is partial: stale goldens are not named.
 	out, _, _ = goldenCLI(t, "golden", "check", filepath.Join(dir, "session.jsonl"))
@@ -483,16 +483,16 @@ func TestGoldenCrashSafety(t *testing.T) {
 	dir := copyTree(t, goldenData("drift"))
 	before := snapshot(t, dir)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestGoldenCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "GOLDEN_CRASH_CHILD="+dir, logformat.CrashHookEnv+"=1", "CI=")
+	cmd.Env = append(os.Environ(), "GOLDEN_CRASH_CHILD="+dir, atomicwrite.CrashHookEnv+"=1", "CI=")
 	out, err := cmd.CombinedOutput()
 	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != logformat.CrashHookExit {
+	if !ok || !atomicwrite.CrashedByHook(ee.ProcessState) {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
 	after := snapshot(t, dir)
 	temps := 0
 	for k, v := range after {
-		if strings.HasPrefix(filepath.Base(k), logformat.TempPrefix) {
+		if strings.HasPrefix(filepath.Base(k), atomicwrite.TempPrefix) {
 			temps++
 			continue
 		}
@@ -517,7 +517,7 @@ func TestGoldenCrashSafety(t *testing.T) {
 		t.Errorf("update after a crash: exit %d\n%s", code, out)
 	}
 	for k := range snapshot(t, dir) {
-		if strings.HasPrefix(filepath.Base(k), logformat.TempPrefix) {
+		if strings.HasPrefix(filepath.Base(k), atomicwrite.TempPrefix) {
 			t.Errorf("update left %s", k)
 		}
 	}

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
 	"github.com/dsh-replay/dsh-replay/internal/benchgen"
-	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Signals during golden update: whatever moment SIGINT or SIGTERM lands,
@@ -122,7 +122,7 @@ func checkAfterSignal(t *testing.T, what, dir string, before, after map[string][
 	t.Helper()
 	for name, data := range snapshot(t, dir) {
 		switch {
-		case strings.HasPrefix(filepath.Base(name), logformat.TempPrefix):
+		case strings.HasPrefix(filepath.Base(name), atomicwrite.TempPrefix):
 			t.Errorf("%s: temporary file %s left behind", what, name)
 		case before[name] != nil && bytes.Equal(data, before[name]):
 		case after[name] != nil && bytes.Equal(data, after[name]):
@@ -166,19 +166,19 @@ func TestUpdateSignalMidWrite(t *testing.T) {
 			for _, sig := range []syscall.Signal{[]syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[n%2]} {
 				what := fmt.Sprintf("%s, %v at write %d", mode, sig, n)
 				dir := cloneTree(t, tree)
-				c := startUpdate(t, dir, []string{logformat.PauseHookEnv + "=" + fmt.Sprint(n)}, mode)
+				c := startUpdate(t, dir, []string{atomicwrite.PauseHookEnv + "=" + fmt.Sprint(n)}, mode)
 				var line string
 				within(t, what, func() {
 					for {
 						l, err := c.stderr.ReadString('\n')
-						if err != nil || strings.HasPrefix(l, logformat.PauseMarker) {
+						if err != nil || strings.HasPrefix(l, atomicwrite.PauseMarker) {
 							line = l
 							return
 						}
 					}
 				})
-				tmp := strings.TrimSpace(strings.TrimPrefix(line, logformat.PauseMarker))
-				if !strings.HasPrefix(filepath.Base(tmp), logformat.TempPrefix) || !fileExists(tmp) {
+				tmp := strings.TrimSpace(strings.TrimPrefix(line, atomicwrite.PauseMarker))
+				if !strings.HasPrefix(filepath.Base(tmp), atomicwrite.TempPrefix) || !fileExists(tmp) {
 					t.Fatalf("%s: paused without its temporary file (%q)", what, line)
 				}
 				c.cmd.Process.Signal(sig)
@@ -246,11 +246,11 @@ func TestUpdateSignalAnyMoment(t *testing.T) {
 // temporary file; check names it and the next update removes it.
 func TestUpdateSweepsKilledWrites(t *testing.T) {
 	dir := copyTree(t, goldenData("drift"))
-	c := startUpdate(t, dir, []string{logformat.PauseHookEnv + "=2"}, "--no-review")
+	c := startUpdate(t, dir, []string{atomicwrite.PauseHookEnv + "=2"}, "--no-review")
 	within(t, "pause", func() {
 		for {
 			l, err := c.stderr.ReadString('\n')
-			if err != nil || strings.HasPrefix(l, logformat.PauseMarker) {
+			if err != nil || strings.HasPrefix(l, atomicwrite.PauseMarker) {
 				return
 			}
 		}
@@ -259,7 +259,7 @@ func TestUpdateSweepsKilledWrites(t *testing.T) {
 	c.cmd.Wait()
 	var left []string
 	for name := range snapshot(t, dir) {
-		if strings.HasPrefix(filepath.Base(name), logformat.TempPrefix) {
+		if strings.HasPrefix(filepath.Base(name), atomicwrite.TempPrefix) {
 			left = append(left, name)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -595,14 +596,14 @@ func (g *goldenRun) writeOrSettle(pending string, out, other []byte, accept bool
 	case accept && same:
 		return true, settle("accept", pending, nil)
 	case accept:
-		return false, logformat.WriteFileAtomic(target(pending), out, 0o644)
+		return false, atomicwrite.WriteFile(target(pending), out, 0o644)
 	case same:
 		if err := os.Remove(pending); err != nil && !os.IsNotExist(err) {
 			return false, err
 		}
 		return true, nil
 	}
-	return false, logformat.WriteFileAtomic(pending, out, 0o644)
+	return false, atomicwrite.WriteFile(pending, out, 0o644)
 }
 
 func isZstd(b []byte) bool {

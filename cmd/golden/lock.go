@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
+
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
 	"github.com/dsh-replay/dsh-replay/internal/filelock"
-	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // Golden writes are serialised per log: update, accept and reject hold the
@@ -44,9 +46,9 @@ func lockLogs(logs []string) (unlock func(), err error) {
 func lockLog(path string) (unlock func(), err error) {
 	u, err := filelock.Lock(path)
 	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", logformat.QuoteName(path), err)
+		return nil, fmt.Errorf("locking %s: %w", termquote.QuoteName(path), err)
 	}
-	forget := logformat.RemoveOnInterrupt(filelock.Name(path))
+	forget := atomicwrite.RemoveOnAbort(filelock.Name(path))
 	return func() { u(); forget() }, nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -79,7 +80,7 @@ func writePending(w io.Writer, revs []*callReview, asJSON bool) error {
 			if call == "" {
 				call = "(whole file)"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", logformat.QuoteName(it.Log), logformat.QuoteName(call), it.Kind, it.Change, logformat.QuoteName(it.Golden))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", termquote.QuoteName(it.Log), termquote.QuoteName(call), it.Kind, it.Change, termquote.QuoteName(it.Golden))
 		}
 	}
 	if !asJSON && n == 0 {

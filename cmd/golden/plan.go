@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
+
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/jsonv"
@@ -90,7 +92,7 @@ func (p *logPlan) unchanged() error {
 		return err
 	}
 	if !bytes.Equal(cur, p.src) {
-		return fmt.Errorf("%s: %w", logformat.QuoteName(p.log), errLogChanged)
+		return fmt.Errorf("%s: %w", termquote.QuoteName(p.log), errLogChanged)
 	}
 	return nil
 }
@@ -108,11 +110,21 @@ func (g *goldenRun) reRecord(c *logformat.Call, p *logPlan) {
 	}
 }
 
+// readLog reads a log whole; its error names the file quoted, as the
+// reader's do (os's errors carry the name raw).
+func readLog(path string) ([]byte, error) {
+	b, err := logformat.ReadRegularFile(path)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %w", termquote.QuoteName(path), pe.Err)
+	}
+	return b, err
+}
+
 // plan computes the re-recorded log and card goldens of one log and reads
 // what is on disk now.
 func (g *goldenRun) plan(path string) *logPlan {
 	p := &logPlan{log: path}
-	before, err := logformat.ReadRegularFile(path)
+	before, err := readLog(path)
 	if err != nil {
 		p.readErr = err
 		return p
@@ -132,13 +144,13 @@ func (g *goldenRun) plan(path string) *logPlan {
 		p.readErr = err
 		return p
 	}
-	old, err := logformat.ReadRegularFile(path)
+	old, err := readLog(path)
 	if err != nil {
 		p.readErr = err
 		return p
 	}
 	if !bytes.Equal(before, old) {
-		p.readErr = fmt.Errorf("%s: %w", logformat.QuoteName(path), errLogChanged)
+		p.readErr = fmt.Errorf("%s: %w", termquote.QuoteName(path), errLogChanged)
 		return p
 	}
 	before = nil

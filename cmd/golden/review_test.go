@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
 	"github.com/dsh-replay/dsh-replay/internal/clitest"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
@@ -306,12 +307,12 @@ func TestDecisionCrash(t *testing.T) {
 	for n := 1; n <= 4; n++ {
 		dir := pendingDrift(t)
 		cmd := exec.Command(os.Args[0], "golden", "accept", filepath.Join(dir, log), "--call", "call_read_1")
-		cmd.Env = append(os.Environ(), asCLIEnv+"=1", "CI=", logformat.CrashHookEnv+"="+string(rune('0'+n)))
+		cmd.Env = append(os.Environ(), asCLIEnv+"=1", "CI=", atomicwrite.CrashHookEnv+"="+string(rune('0'+n)))
 		out, err := cmd.CombinedOutput()
 		ee, _ := err.(*exec.ExitError)
-		crashed := ee != nil && ee.ExitCode() == logformat.CrashHookExit
+		crashed := ee != nil && atomicwrite.CrashedByHook(ee.ProcessState)
 		for name, data := range snapshot(t, dir) {
-			if strings.HasPrefix(filepath.Base(name), logformat.TempPrefix) {
+			if strings.HasPrefix(filepath.Base(name), atomicwrite.TempPrefix) {
 				continue // the interrupted write's temporary file (check names it)
 			}
 			if !bytes.Equal(data, before[name]) && !bytes.Equal(data, after[name]) {
@@ -335,7 +336,7 @@ func assertWhole(t *testing.T, dir string) {
 	for name, data := range snapshot(t, dir) {
 		base := strings.TrimSuffix(name, pendingExt)
 		switch {
-		case strings.HasPrefix(filepath.Base(name), logformat.TempPrefix):
+		case strings.HasPrefix(filepath.Base(name), atomicwrite.TempPrefix):
 		case strings.HasSuffix(base, cardsTextExt):
 			if !parseSegs(kindCardsText, data, true).ok {
 				t.Errorf("%s is torn", name)

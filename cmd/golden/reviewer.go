@@ -1,5 +1,3 @@
-//go:build !slim
-
 package golden
 
 import (
@@ -16,7 +14,6 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // The interactive reviewer.
@@ -435,7 +432,7 @@ func runReviewer(g *goldenRun, o *reviewOptions, revs []*callReview) error {
 	p := tea.NewProgram(m, tea.WithInput(o.stdin), tea.WithOutput(o.stdout), tea.WithAltScreen())
 	// The program quits on SIGINT and SIGTERM and restores the terminal;
 	// its writes are made between events, so none is cut short.
-	resume := logformat.DeferInterrupts()
+	resume := cmdutil.DeferInterrupts()
 	final, err := p.Run()
 	sig := resume()
 	if sig == nil && errors.Is(err, tea.ErrInterrupted) {
@@ -444,7 +441,7 @@ func runReviewer(g *goldenRun, o *reviewOptions, revs []*callReview) error {
 	if sig != nil {
 		fmt.Fprintln(g.stdout, m.summary())
 		fmt.Fprintf(g.stderr, "dsh-replay: interrupted (%v)\n", sig)
-		return &cmdutil.ExitError{Code: logformat.InterruptExit(sig)}
+		return &cmdutil.ExitError{Code: cmdutil.InterruptExit(sig)}
 	}
 	if err != nil {
 		return cmdutil.Cannot(fmt.Errorf("review: %w", err))

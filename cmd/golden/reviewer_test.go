@@ -1,5 +1,3 @@
-//go:build !slim
-
 package golden
 
 import (
@@ -20,8 +18,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
 	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
-	"github.com/dsh-replay/dsh-replay/logformat"
 )
 
 // TestReviewerScreens drives the reviewer key by key; each screen is a
@@ -264,7 +262,7 @@ func TestReviewSignalled(t *testing.T) {
 		}
 		assertWhole(t, dir)
 		for name := range snapshot(t, dir) {
-			if strings.HasPrefix(filepath.Base(name), logformat.TempPrefix) {
+			if strings.HasPrefix(filepath.Base(name), atomicwrite.TempPrefix) {
 				t.Errorf("%v: %s left behind", sig, name)
 			}
 		}

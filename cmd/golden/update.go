@@ -11,7 +11,8 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 )
 
 // updateOptions are the flags of `golden update`.
@@ -197,8 +198,8 @@ func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed, ok bool) {
 	pend := f.path + pendingExt
 	if u.mode != modeDry {
 		// Temporary files of earlier runs that were killed.
-		for _, t := range append(logformat.RemoveStaleTemps(f.path), logformat.RemoveStaleTemps(pend)...) {
-			fmt.Fprintf(u.stdout, "removed %s (left by an interrupted write)\n", logformat.QuoteName(t))
+		for _, t := range append(atomicwrite.RemoveStaleTemps(f.path), atomicwrite.RemoveStaleTemps(pend)...) {
+			fmt.Fprintf(u.stdout, "removed %s (left by an interrupted write)\n", termquote.QuoteName(t))
 		}
 	}
 	if f.same {
@@ -222,27 +223,27 @@ func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed, ok bool) {
 	}
 	switch u.mode {
 	case modeDry:
-		fmt.Fprintf(u.stdout, "would %s %s%s\n", verb(f), logformat.QuoteName(f.path), desc)
+		fmt.Fprintf(u.stdout, "would %s %s%s\n", verb(f), termquote.QuoteName(f.path), desc)
 	case modeReview:
-		if err := logformat.WriteFileAtomicIf(pend, f.want, 0o644, check); err != nil {
+		if err := atomicwrite.WriteFileIf(pend, f.want, 0o644, check); err != nil {
 			u.writeFailed(pend, err)
 			return true, false
 		}
-		fmt.Fprintf(u.stdout, "pending %s%s\n", logformat.QuoteName(pend), desc)
+		fmt.Fprintf(u.stdout, "pending %s%s\n", termquote.QuoteName(pend), desc)
 	default:
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 			fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
 			u.code.worse(cmdutil.ExitCannot)
 			return true, false
 		}
-		if err := logformat.WriteFileAtomicIf(f.path, f.want, 0o644, check); err != nil {
+		if err := atomicwrite.WriteFileIf(f.path, f.want, 0o644, check); err != nil {
 			u.writeFailed(f.path, err)
 			return true, false
 		}
 		if fileExists(pend) {
 			os.Remove(pend)
 		}
-		fmt.Fprintf(u.stdout, "%s %s%s\n", pastVerb(f), logformat.QuoteName(f.path), desc)
+		fmt.Fprintf(u.stdout, "%s %s%s\n", pastVerb(f), termquote.QuoteName(f.path), desc)
 	}
 	return true, true
 }
@@ -252,7 +253,7 @@ func (u *updateRun) writeFailed(path string, err error) {
 	if errors.Is(err, errLogChanged) {
 		fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
 	} else {
-		fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", logformat.QuoteName(path), err)
+		fmt.Fprintf(u.stderr, "dsh-replay: writing %s: %v\n", termquote.QuoteName(path), err)
 	}
 	u.code.worse(cmdutil.ExitCannot)
 }
@@ -266,16 +267,16 @@ func (u *updateRun) pruneStale(paths []string) (complete bool) {
 		switch {
 		case !complete:
 		case u.mode == modeDry && u.opts.prune:
-			fmt.Fprintf(u.stdout, "would delete stale golden %s\n", logformat.QuoteName(s))
+			fmt.Fprintf(u.stdout, "would delete stale golden %s\n", termquote.QuoteName(s))
 		case u.opts.prune && u.mode != modeDry:
 			if err := os.Remove(s); err != nil {
 				fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
 				u.code.worse(cmdutil.ExitCannot)
 			} else {
-				fmt.Fprintf(u.stdout, "deleted stale golden %s\n", logformat.QuoteName(s))
+				fmt.Fprintf(u.stdout, "deleted stale golden %s\n", termquote.QuoteName(s))
 			}
 		default:
-			fmt.Fprintf(u.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", logformat.QuoteName(s))
+			fmt.Fprintf(u.stderr, "dsh-replay: stale golden %s: its log is gone (delete it with --prune)\n", termquote.QuoteName(s))
 		}
 	}
 	return complete

@@ -13,9 +13,10 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
+	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/replay"
 	"github.com/dsh-replay/dsh-replay/report"
 )
 
@@ -165,7 +166,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			sum, err = readCalls(path, logformat.Options{Release: reg.Config.Release}, s.call)
 		}
 		if s.html != nil {
-			s.html.EndLog(&replay.LogResult{File: path, Summary: sum})
+			s.html.EndLog()
 		}
 		cmdutil.WarnNotices(stderr, sum)
 		if err != nil {
@@ -173,7 +174,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 			if errors.As(err, &we) {
 				return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: we.Err}
 			}
-			fmt.Fprintf(stderr, "dsh-replay: %s\n", logformat.EscapeControls(err.Error()))
+			fmt.Fprintf(stderr, "dsh-replay: %s\n", termquote.EscapeControls(err.Error()))
 			failed = true
 		}
 	}
@@ -182,10 +183,11 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		return cmdutil.UsageErr("no call %q in %s%s", o.callID, strings.Join(paths, ", "), nearestText(o.callID, s.ids))
 	}
 	if s.html != nil {
-		if err := s.html.Close(nil); err != nil {
+		if err := s.html.Close(); err != nil {
 			return cmdutil.Cannot(err)
 		}
-		if err := logformat.WriteFileAtomic(o.html, htmlPage.Bytes(), 0o644); err != nil {
+		cmdutil.HandleInterrupts() // a signal now leaves no temporary file
+		if err := atomicwrite.WriteFile(o.html, htmlPage.Bytes(), 0o644); err != nil {
 			return cmdutil.Cannot(fmt.Errorf("--html: %w", err))
 		}
 		fmt.Fprintf(bw, "%d %s written to %s\n", s.p.Shown, cmdutil.Plural(s.p.Shown, "call", "calls"), o.html)
@@ -226,7 +228,7 @@ type shower struct {
 	multi bool
 
 	// html receives the cards for --html.
-	html report.Sink
+	html *report.HTMLCards
 
 	// With --call: every call id seen (for the nearest ids when none
 	// matches) and whether one did.
@@ -346,7 +348,7 @@ func nearestText(id string, ids []string) string {
 func (s *shower) htmlCards(c *logformat.Call, e *cards.Entry, withSubs bool) {
 	root := *e
 	root.Subs = nil
-	s.html.Call(&replay.CallResult{File: c.File, Line: c.Line, CallID: c.CallID, Tool: c.Name, SubCall: c.IsSubCall, Status: replay.Unverified, Entry: &root})
+	s.html.Card(c, &root)
 	if withSubs {
 		for i, sub := range c.SubCalls {
 			s.htmlCards(sub, e.Subs[i], true)

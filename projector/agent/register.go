@@ -5,7 +5,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/agent/toolkit"
+	"github.com/dsh-replay/dsh-replay/projector/internal/toolkit"
 )
 
 // parametersJSON holds the compiled parameter schemas exactly as upstream's

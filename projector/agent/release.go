@@ -3,7 +3,7 @@ package agent
 import (
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/agent/toolkit"
+	"github.com/dsh-replay/dsh-replay/projector/internal/toolkit"
 )
 
 // AgentIDRelease is the first release whose send_message addresses an agent

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/agent/toolkit"
+	"github.com/dsh-replay/dsh-replay/projector/internal/toolkit"
 )
 
 // Schedule tools (packages/schedule/schedule/src/tools.ts): errors are

@@ -5,7 +5,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/agent/toolkit"
+	"github.com/dsh-replay/dsh-replay/projector/internal/toolkit"
 )
 
 // Cordis tools (packages/extensions/tool-cordis/src/index.ts, present.ts).

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/agent/toolkit"
+	"github.com/dsh-replay/dsh-replay/projector/internal/toolkit"
 )
 
 // MCP tools (packages/mcp/mcp-client/src/tools.ts): raw ToolDefinitions

@@ -1,6 +1,6 @@
 //go:build unix
 
-package logformat
+package atomicwrite
 
 import (
 	"os"
@@ -59,14 +59,14 @@ func TestRemoveStaleTemps(t *testing.T) {
 	}
 }
 
-// TestWriteFileAtomicSweeps: a write removes what an earlier, killed write
+// TestWriteFileSweeps: a write removes what an earlier, killed write
 // of the same file left, and nothing else.
-func TestWriteFileAtomicSweeps(t *testing.T) {
+func TestWriteFileSweeps(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "g.jsonl")
 	os.WriteFile(filepath.Join(dir, TempPrefix+"g.jsonl-1"), []byte("x"), 0o600)
 	os.WriteFile(filepath.Join(dir, TempPrefix+"h.jsonl-1"), []byte("x"), 0o600)
-	if err := WriteFileAtomic(p, []byte("new"), 0o644); err != nil {
+	if err := WriteFile(p, []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ents, _ := os.ReadDir(dir)

@@ -1,4 +1,4 @@
-package logformat
+package termquote
 
 import (
 	"strconv"

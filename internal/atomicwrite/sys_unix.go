@@ -1,6 +1,6 @@
 //go:build unix
 
-package logformat
+package atomicwrite
 
 import (
 	"os"
@@ -40,4 +40,10 @@ func removeIfStale(p string) bool {
 		return false
 	}
 	return os.Remove(p) == nil
+}
+
+// CrashedByHook reports whether a process ended as the crash hook ends it.
+func CrashedByHook(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }

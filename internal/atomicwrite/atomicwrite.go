@@ -1,10 +1,9 @@
-package logformat
+package atomicwrite
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,23 +13,14 @@ import (
 	"time"
 )
 
-// Atomic writes. Every file dsh-replay writes for the user goes through
-// WriteFileAtomic: a temporary file beside the target, written, synced and
-// renamed over it. SIGINT and SIGTERM remove the temporary file of a write
-// under way and exit 130 or 143; a temporary file left by a process that
-// died harder (SIGKILL, a crash) is removed by the next write of the same
-// file. A writer holds an advisory lock on its temporary file, so a live
-// write is never mistaken for a stale one.
-
-// CrashHookEnv names the test hook that makes WriteFileAtomic exit the
-// process after the temporary file is written and synced, before the rename:
-// crash-safety tests set it in a re-executed test binary.
+// CrashHookEnv names the test hook that makes WriteFile kill its own
+// process (as SIGKILL would: no deferred call, no handler runs) after the
+// temporary file is written and synced, before the rename: crash-safety
+// tests set it in a re-executed test binary and check CrashedByHook. A
+// value N (a number) crashes at the Nth write, any other value the first.
 const CrashHookEnv = "DSH_REPLAY_TEST_CRASH_BEFORE_RENAME"
 
-// CrashHookExit is the exit code of the crash hook.
-const CrashHookExit = 86
-
-// PauseHookEnv names the test hook that stops WriteFileAtomic half way
+// PauseHookEnv names the test hook that stops WriteFile half way
 // through a temporary file: half the data is written and synced, PauseMarker
 // and the temporary file's path are printed on stderr, and the write waits
 // for ever, so that a test can signal the process at a known moment. A
@@ -40,7 +30,7 @@ const PauseHookEnv = "DSH_REPLAY_TEST_PAUSE_WRITE"
 // PauseMarker starts the line the pause hook prints.
 const PauseMarker = "dsh-replay-test: paused writing "
 
-// crashWrites and pauseWrites count WriteFileAtomic calls for the hooks.
+// crashWrites and pauseWrites count WriteFile calls for the hooks.
 var crashWrites, pauseWrites atomic.Int64
 
 func hookNow(n *atomic.Int64, v string) bool {
@@ -51,73 +41,24 @@ func hookNow(n *atomic.Int64, v string) bool {
 	return k == 1
 }
 
-// TempPrefix starts the name of every temporary file WriteFileAtomic makes
+// TempPrefix starts the name of every temporary file WriteFile makes
 // (TempPrefix + the target's base name + "-" + digits), so that one left
 // behind can be recognised.
 const TempPrefix = ".dsh-replay-tmp-"
 
 var (
-	// tempMu guards temps and deferred; the signal handler takes it and
-	// never gives it back, so no write starts or renames after a signal.
+	// tempMu guards temps and aborted; Abort takes it and never gives it
+	// back, so no write starts or renames after it.
 	tempMu sync.Mutex
 	temps  = map[string]bool{} // temporary files being written
-	// alsoRemove are files the process made and removes when it ends
-	// (lock files it holds)
+	// alsoRemove are files the process made and Abort removes too (lock
+	// files it holds).
 	alsoRemove = map[string]bool{}
-	deferred   int       // > 0: a caller shuts down on signals itself
-	caught     os.Signal // the signal caught while deferred
-	install    sync.Once
 )
 
-// InterruptExit is the exit code for a signal: 128 + its number (130 for
-// SIGINT, 143 for SIGTERM), as a shell reports it.
-func InterruptExit(s os.Signal) int {
-	if n, ok := s.(syscall.Signal); ok {
-		return 128 + int(n)
-	}
-	return 130
-}
-
-// HandleInterrupts makes SIGINT and SIGTERM remove the temporary file of
-// every write under way and exit with InterruptExit. Idempotent;
-// WriteFileAtomic calls it, and commands that write call it first so that
-// a signal at any moment ends them the same way.
-func HandleInterrupts() {
-	install.Do(func() {
-		ch := make(chan os.Signal, 1)
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-		go func() {
-			for s := range ch {
-				tempMu.Lock()
-				if deferred > 0 {
-					caught = s
-					tempMu.Unlock()
-					continue
-				}
-				for l := range alsoRemove {
-					os.Remove(l)
-				}
-				removed := 0
-				for t := range temps {
-					if os.Remove(t) == nil {
-						removed++
-					}
-				}
-				msg := ""
-				if removed > 0 {
-					msg = ": the file being written was left as it was"
-				}
-				fmt.Fprintf(os.Stderr, "dsh-replay: interrupted (%v)%s\n", s, msg)
-				os.Exit(InterruptExit(s))
-			}
-		}()
-	})
-}
-
-// RemoveOnInterrupt has SIGINT and SIGTERM remove path too (a lock file
-// the process holds) until forget is called.
-func RemoveOnInterrupt(path string) (forget func()) {
-	HandleInterrupts()
+// RemoveOnAbort has Abort remove path too (a lock file the process holds)
+// until forget is called.
+func RemoveOnAbort(path string) (forget func()) {
 	tempMu.Lock()
 	alsoRemove[path] = true
 	tempMu.Unlock()
@@ -128,43 +69,38 @@ func RemoveOnInterrupt(path string) (forget func()) {
 	}
 }
 
-// DeferInterrupts is for a caller that shuts down on SIGINT and SIGTERM by
-// itself and writes only between its events (the interactive reviewer):
-// until resume is called a signal is only noted, and resume returns it
-// (nil when none came).
-func DeferInterrupts() (resume func() os.Signal) {
-	HandleInterrupts()
+// Abort is for the command's signal handler: it removes the temporary file
+// of every write under way, stops any other write from starting or
+// renaming (they block), and returns how many files it removed. The caller
+// then ends the process.
+func Abort() (removed int) {
 	tempMu.Lock()
-	deferred++
-	tempMu.Unlock()
-	var once sync.Once
-	return func() os.Signal {
-		var s os.Signal
-		once.Do(func() {
-			tempMu.Lock()
-			deferred--
-			s, caught = caught, nil
-			tempMu.Unlock()
-		})
-		return s
+	for l := range alsoRemove {
+		os.Remove(l)
 	}
+	for t := range temps {
+		if os.Remove(t) == nil {
+			removed++
+		}
+	}
+	return removed
 }
 
-// WriteFileAtomic replaces path with data: a temporary file in the same
+// WriteFile replaces path with data: a temporary file in the same
 // directory is written, synced and renamed over path, then the directory is
 // synced. A reader sees the old file or the new one, never a mix; a crash
 // or a signal leaves the old file in place. The mode of an existing file
-// is kept.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	return WriteFileAtomicIf(path, data, perm, nil)
+// is kept. A command that writes installs its signal handler (which calls
+// Abort) before its first write.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return WriteFileIf(path, data, perm, nil)
 }
 
-// WriteFileAtomicIf is WriteFileAtomic that, when check is set, calls it
-// just before the rename (the data written and synced) and gives up with
-// its error, path untouched, when it fails: the last look at what the data
-// was made from, as close to the rename as it can be.
-func WriteFileAtomicIf(path string, data []byte, perm os.FileMode, check func() error) (err error) {
-	HandleInterrupts()
+// WriteFileIf is WriteFile that, when check is set, calls it just before
+// the rename (the data written and synced) and gives up with its error,
+// path untouched, when it fails: the last look at what the data was made
+// from, as close to the rename as it can be.
+func WriteFileIf(path string, data []byte, perm os.FileMode, check func() error) (err error) {
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(path); err == nil {
 		perm = st.Mode().Perm()
@@ -204,7 +140,7 @@ func WriteFileAtomicIf(path string, data []byte, perm os.FileMode, check func() 
 		return err
 	}
 	if v := os.Getenv(CrashHookEnv); v != "" && hookNow(&crashWrites, v) {
-		os.Exit(CrashHookExit)
+		crash()
 	}
 	if check != nil {
 		if err = check(); err != nil {

@@ -1,4 +1,4 @@
-package logformat
+package termquote
 
 import "testing"
 
@@ -25,9 +25,5 @@ func TestQuoteName(t *testing.T) {
 		if got := EscapeControls(in); got != want {
 			t.Errorf("EscapeControls(%q) = %s, want %s", in, got, want)
 		}
-	}
-	e := &Error{File: "x\ny.jsonl", Line: 3, Msg: "m"}
-	if got := e.Error(); got != `"x\ny.jsonl":3: m` {
-		t.Errorf("Error() = %s", got)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package logformat
+package atomicwrite
 
 import "os"
 
@@ -9,3 +9,7 @@ import "os"
 func lockFile(*os.File) error { return nil }
 
 func removeIfStale(string) bool { return false }
+
+// CrashedByHook reports whether a process ended as the crash hook ends it
+// (TerminateProcess with exit code 1).
+func CrashedByHook(ps *os.ProcessState) bool { return ps.ExitCode() == 1 }
