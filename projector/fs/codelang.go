@@ -12,91 +12,98 @@ import (
 const CodeLanguageRelease = "0.1.7-alpha.2"
 
 // languageExtensions is LANGUAGE_EXTENSIONS: canonical language → extensions.
-var languageExtensions = [][]string{
-	{"typescript", "ts", "tsx", "mts", "cts"},
-	{"javascript", "js", "jsx", "mjs", "cjs"},
-	{"shellscript", "sh", "bash", "zsh"},
-	{"fish", "fish"},
-	{"json", "json", "jsonc", "jsonl", "ndjson", "ipynb"},
-	{"python", "py", "pyw", "pyi"},
-	{"ruby", "rb", "rake", "gemspec"},
-	{"go", "go"},
-	{"rust", "rs"},
-	{"java", "java"},
-	{"c", "c", "h"},
-	{"cpp", "cc", "cpp", "cxx", "hh", "hpp", "hxx"},
-	{"csharp", "cs"},
-	{"kotlin", "kt", "kts"},
-	{"swift", "swift"},
-	{"php", "php"},
-	{"yaml", "yaml", "yml"},
-	{"toml", "toml"},
-	{"ini", "ini", "conf", "cfg", "properties"},
-	{"dotenv", "env"},
-	{"log", "log"},
-	{"diff", "diff", "patch"},
-	{"http", "http"},
-	{"markdown", "md", "markdown"},
-	{"mdx", "mdx"},
-	{"rst", "rst"},
-	{"latex", "tex", "sty", "cls"},
-	{"bibtex", "bib"},
-	{"asciidoc", "adoc"},
-	{"html", "html", "htm", "xhtml"},
-	{"css", "css"},
-	{"scss", "scss"},
-	{"less", "less"},
-	{"sql", "sql"},
-	{"xml", "xml", "xsd", "xsl", "xslt", "plist", "svg"},
-	{"lua", "lua"},
-	{"bat", "bat", "cmd"},
-	{"powershell", "ps1", "psm1", "psd1"},
-	{"r", "r"},
-	{"julia", "jl"},
-	{"dart", "dart"},
-	{"scala", "scala"},
-	{"clojure", "clj", "cljs", "edn"},
-	{"erlang", "erl", "hrl"},
-	{"elixir", "ex", "exs"},
-	{"haskell", "hs"},
-	{"fsharp", "fs", "fsi", "fsx"},
-	{"vb", "vb"},
-	{"perl", "pl", "pm"},
-	{"verilog", "v"},
-	{"system-verilog", "sv", "svh"},
-	{"graphql", "graphql", "gql"},
-	{"proto", "proto"},
-	{"hcl", "tf", "tfvars", "hcl"},
-	{"nix", "nix"},
-	{"vue", "vue"},
-	{"svelte", "svelte"},
-	{"make", "makefile", "mk"},
-	{"cmake", "cmake"},
-	{"groovy", "gradle"},
+func languageExtensions() [][]string {
+	return [][]string{
+		{"typescript", "ts", "tsx", "mts", "cts"},
+		{"javascript", "js", "jsx", "mjs", "cjs"},
+		{"shellscript", "sh", "bash", "zsh"},
+		{"fish", "fish"},
+		{"json", "json", "jsonc", "jsonl", "ndjson", "ipynb"},
+		{"python", "py", "pyw", "pyi"},
+		{"ruby", "rb", "rake", "gemspec"},
+		{"go", "go"},
+		{"rust", "rs"},
+		{"java", "java"},
+		{"c", "c", "h"},
+		{"cpp", "cc", "cpp", "cxx", "hh", "hpp", "hxx"},
+		{"csharp", "cs"},
+		{"kotlin", "kt", "kts"},
+		{"swift", "swift"},
+		{"php", "php"},
+		{"yaml", "yaml", "yml"},
+		{"toml", "toml"},
+		{"ini", "ini", "conf", "cfg", "properties"},
+		{"dotenv", "env"},
+		{"log", "log"},
+		{"diff", "diff", "patch"},
+		{"http", "http"},
+		{"markdown", "md", "markdown"},
+		{"mdx", "mdx"},
+		{"rst", "rst"},
+		{"latex", "tex", "sty", "cls"},
+		{"bibtex", "bib"},
+		{"asciidoc", "adoc"},
+		{"html", "html", "htm", "xhtml"},
+		{"css", "css"},
+		{"scss", "scss"},
+		{"less", "less"},
+		{"sql", "sql"},
+		{"xml", "xml", "xsd", "xsl", "xslt", "plist", "svg"},
+		{"lua", "lua"},
+		{"bat", "bat", "cmd"},
+		{"powershell", "ps1", "psm1", "psd1"},
+		{"r", "r"},
+		{"julia", "jl"},
+		{"dart", "dart"},
+		{"scala", "scala"},
+		{"clojure", "clj", "cljs", "edn"},
+		{"erlang", "erl", "hrl"},
+		{"elixir", "ex", "exs"},
+		{"haskell", "hs"},
+		{"fsharp", "fs", "fsi", "fsx"},
+		{"vb", "vb"},
+		{"perl", "pl", "pm"},
+		{"verilog", "v"},
+		{"system-verilog", "sv", "svh"},
+		{"graphql", "graphql", "gql"},
+		{"proto", "proto"},
+		{"hcl", "tf", "tfvars", "hcl"},
+		{"nix", "nix"},
+		{"vue", "vue"},
+		{"svelte", "svelte"},
+		{"make", "makefile", "mk"},
+		{"cmake", "cmake"},
+		{"groovy", "gradle"},
+	}
 }
 
 // shortByLanguage is SHORT_BY_LANGUAGE: the short id read persists for a
 // language the older read table did not know.
-var shortByLanguage = map[string]string{
-	"typescript": "ts", "javascript": "js", "shellscript": "sh", "fish": "fish", "json": "json",
-	"python": "py", "ruby": "rb", "go": "go", "rust": "rs", "java": "java", "c": "c", "cpp": "cpp",
-	"csharp": "cs", "kotlin": "kotlin", "swift": "swift", "php": "php", "yaml": "yaml", "toml": "toml",
-	"ini": "ini", "dotenv": "env", "log": "log", "diff": "diff", "http": "http", "markdown": "md",
-	"mdx": "mdx", "rst": "rst", "latex": "tex", "bibtex": "bib", "asciidoc": "adoc", "html": "html",
-	"css": "css", "scss": "scss", "less": "less", "sql": "sql", "xml": "xml", "lua": "lua", "bat": "bat",
-	"powershell": "ps1", "r": "r", "julia": "jl", "dart": "dart", "scala": "scala", "clojure": "clj",
-	"erlang": "erl", "elixir": "ex", "haskell": "hs", "fsharp": "fs", "vb": "vb", "perl": "pl",
-	"verilog": "v", "system-verilog": "sv", "graphql": "graphql", "proto": "proto", "hcl": "tf",
-	"nix": "nix", "vue": "vue", "svelte": "svelte", "make": "make", "cmake": "cmake", "groovy": "gradle",
+func shortByLanguage() map[string]string {
+	return map[string]string{
+		"typescript": "ts", "javascript": "js", "shellscript": "sh", "fish": "fish", "json": "json",
+		"python": "py", "ruby": "rb", "go": "go", "rust": "rs", "java": "java", "c": "c", "cpp": "cpp",
+		"csharp": "cs", "kotlin": "kotlin", "swift": "swift", "php": "php", "yaml": "yaml", "toml": "toml",
+		"ini": "ini", "dotenv": "env", "log": "log", "diff": "diff", "http": "http", "markdown": "md",
+		"mdx": "mdx", "rst": "rst", "latex": "tex", "bibtex": "bib", "asciidoc": "adoc", "html": "html",
+		"css": "css", "scss": "scss", "less": "less", "sql": "sql", "xml": "xml", "lua": "lua", "bat": "bat",
+		"powershell": "ps1", "r": "r", "julia": "jl", "dart": "dart", "scala": "scala", "clojure": "clj",
+		"erlang": "erl", "elixir": "ex", "haskell": "hs", "fsharp": "fs", "vb": "vb", "perl": "pl",
+		"verilog": "v", "system-verilog": "sv", "graphql": "graphql", "proto": "proto", "hcl": "tf",
+		"nix": "nix", "vue": "vue", "svelte": "svelte", "make": "make", "cmake": "cmake", "groovy": "gradle",
+	}
 }
 
 // languageByExtension is LANGUAGES (a later language would win a shared
 // extension, as the Map built from the entries does; none is shared).
+// It maps each extension to its language's short id: the tables are built
+// on first use (package initialisation stays free of allocations).
 var languageByExtension = sync.OnceValue(func() map[string]string {
+	short := shortByLanguage()
 	m := map[string]string{}
-	for _, l := range languageExtensions {
+	for _, l := range languageExtensions() {
 		for _, ext := range l[1:] {
-			m[ext] = l[0]
+			m[ext] = short[l[0]]
 		}
 	}
 	return m
@@ -116,12 +123,12 @@ func ReadLangHint(path string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	canonical, ok := languageByExtension()[ext]
+	short, ok := languageByExtension()[ext]
 	if !ok {
 		return "", false
 	}
 	if lang, ok := langByExtension()[ext]; ok {
 		return lang, true
 	}
-	return shortByLanguage[canonical], true
+	return short, true
 }
