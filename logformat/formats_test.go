@@ -142,6 +142,11 @@ func TestFormatsStructure(t *testing.T) {
 		{"v1 steering/message", "1", []string{evTurn, `{"type":"steering/message","seq":1,"time":1,"data":{"content":[]}}`}, "", 1, false},
 		{"v4 plugin event ignorable", "4", []string{evTurn, `{"type":"plugin:x/y","seq":1,"time":1,"data":{},"ignorable":true}`}, "", 0, false},
 		{"v4 plugin event required", "4", []string{evTurn, `{"type":"plugin:x/y","seq":1,"time":1,"data":{}}`}, "", 1, false},
+		{"v4 error without isError", "4", []string{evTurn, evCall, strings.Replace(evResult(strings.Replace(toolRole, `"isError":true,`, "", 1)), `}},"sourceEventSeqs"`, `},"error":{"name":"E","code":"X"}},"sourceEventSeqs"`, 1), evTurnEnd}, ":4: corrupt session log: tool/result carries an error but isError is not true", 0, false},
+		{"v3 error without isError", "3", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `}},"sourceEventSeqs"`, `},"error":{"name":"E","code":"X"}},"sourceEventSeqs"`, 1), evTurnEnd}, ":4: corrupt session log: tool/result carries an error but isError is not true", 0, false},
+		{"v2 error without isError", "2", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `}},"sourceEventSeqs"`, `},"error":{"name":"E","code":"X"}},"sourceEventSeqs"`, 1), evTurnEnd}, "", 0, false},
+		{"v3 surface event without surfaceOp", "3", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `,"surfaceOp":"append"`, "", 1), evTurnEnd}, ":4: corrupt session log: format 3 tool/result without surfaceOp", 0, false},
+		{"v2 surface event without surfaceOp", "2", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `,"surfaceOp":"append"`, "", 1), evTurnEnd}, "", 0, false},
 		{"v5", "5", []string{evTurn}, ":1: session log format version 5 is not supported: it was written by a newer harness (this build reads versions 0 to 4)", 0, false},
 		{"v-1", "-1", []string{evTurn}, ":1: session log format version -1 is not supported: it was written by a different harness", 0, false},
 		{"v1e3", "1e3", []string{evTurn}, ":1: session log format version 1e3 is not supported: it was written by a newer harness", 0, false},
@@ -163,6 +168,41 @@ func TestFormatsStructure(t *testing.T) {
 			}
 			if len(calls) > 0 && calls[0].IsError != c.isError {
 				t.Errorf("isError %v", calls[0].IsError)
+			}
+		})
+	}
+}
+
+// Format 2's seeding (header isSeeded, session/end-seed {inherited: true})
+// must agree, and a failed attempt's streamed tool calls that nothing
+// records are reported as v0's streamed chunks were.
+func TestFormatsSeedAndAttempts(t *testing.T) {
+	endSeed := `{"type":"session/end-seed","seq":1,"time":1,"data":{"inherited":true}}`
+	attempt := `{"type":"assistant/attempt","seq":1,"time":1,"data":{"turn":1,"step":1,"stream":[{"type":"tool-call-chunks","time0":1,"index":0,"id":"lost","name":"bash","dt":[],"args":["{}"]},{"type":"chunk","time":2,"chunk":{"type":"block-end","index":1,"block":{"type":"tool-call","id":"lost2","name":"read","arguments":"{}"}}}]}}`
+	for _, c := range []struct {
+		name, seeded string
+		body         []string
+		notices      string
+	}{
+		{"unseeded", "false", []string{evTurn}, ""},
+		{"seeded with its marker", "true", []string{evTurn, endSeed}, ""},
+		{"seeded without a marker", "true", []string{evTurn}, "seed-mismatch"},
+		{"a marker in an unseeded log", "false", []string{evTurn, endSeed}, "seed-mismatch"},
+		{"a failed attempt's tool calls", "false", []string{evTurn, attempt}, "calls-without-records"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := formatLog(t, "2", c.body...)
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `"isSeeded":false`, `"isSeeded":`+c.seeded, 1)), 0o644)
+			_, sum, err := readAll(t, p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := noticeKinds(sum); got != c.notices {
+				t.Errorf("notices %q, want %q", got, c.notices)
+			}
+			if c.notices == "calls-without-records" && !strings.Contains(sum.Notices[0].Msg, `2 tool calls (first "lost")`) {
+				t.Errorf("notice %s", sum.Notices[0].Msg)
 			}
 		})
 	}
