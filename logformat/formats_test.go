@@ -302,3 +302,42 @@ func flatCalls(t *testing.T, path string) []string {
 	}
 	return out
 }
+
+// Every format reads from chained zstd frames (the header alone in the
+// first, as upstream writes them) with the calls of the plain file, and a
+// torn last line or frame is a torn tail, as in format 0.
+func TestFormatsZstdAndTorn(t *testing.T) {
+	for _, v := range []string{"v2.jsonl", "v3.jsonl", "v4.jsonl"} {
+		t.Run(v, func(t *testing.T) {
+			data, err := os.ReadFile(td(filepath.Join("formats", v)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain := flatCalls(t, td(filepath.Join("formats", v)))
+			lines := strings.SplitAfter(string(data), "\n")
+			mid := len(lines) / 2
+			dir := t.TempDir()
+			z := filepath.Join(dir, "session."+strings.TrimSuffix(v, ".jsonl")+".jsonl.zstd")
+			os.WriteFile(z, frames(t, lines[0], strings.Join(lines[1:mid], ""), strings.Join(lines[mid:], "")), 0o644)
+			if got := flatCalls(t, z); strings.Join(got, "\n") != strings.Join(plain, "\n") {
+				t.Errorf("zstd calls differ:\n%s\n---\n%s", strings.Join(got, "\n"), strings.Join(plain, "\n"))
+			}
+			// The last line cut in half (after the last turn/end's line is
+			// gone too): a torn tail, the calls before it intact.
+			torn := filepath.Join(dir, "torn.jsonl")
+			last := lines[len(lines)-2] // the final turn/end
+			os.WriteFile(torn, []byte(strings.Join(lines[:len(lines)-2], "")+last[:len(last)/2]), 0o644)
+			calls, sum, err := readAll(t, torn, Options{})
+			if err != nil || sum.TornTails != 1 || len(calls) != 2 || noticeKinds(sum) != "torn-tail" {
+				t.Errorf("torn: %v, %d torn tails, %d calls, notices %s", err, sum.TornTails, len(calls), noticeKinds(sum))
+			}
+			// A garbled line before a turn/end is corruption, not a tail.
+			bad := filepath.Join(dir, "bad.jsonl")
+			garbled := append(append([]string{}, lines[:3]...), "{\"type\":\n")
+			os.WriteFile(bad, []byte(strings.Join(append(garbled, lines[3:]...), "")), 0o644)
+			if _, _, err := readAll(t, bad, Options{}); err == nil || !strings.Contains(err.Error(), ":4: corrupt session log: unparsable record") {
+				t.Errorf("garbled: %v", err)
+			}
+		})
+	}
+}
