@@ -341,3 +341,45 @@ func TestFormatsZstdAndTorn(t *testing.T) {
 		})
 	}
 }
+
+// A wrapped event stream has no header: its calls take the format its
+// events show (and that format's release), as the log's would.
+func TestFormatsOfWrappedStreams(t *testing.T) {
+	for _, c := range []struct {
+		file, release string
+		format        int
+		migrated      bool
+	}{
+		{"v1.jsonl", "", 0, false},
+		{"v2.jsonl", "0.1.3", 2, false},
+		{"v3.jsonl", "0.1.5", 3, false},
+		{"v4.jsonl", "0.1.7", 4, false},
+		{"v4.jsonl", "0.1.3", 4, true},
+	} {
+		data, err := os.ReadFile(td(filepath.Join("formats", c.file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stream strings.Builder
+		for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if i == 0 {
+				continue // the header
+			}
+			if c.migrated {
+				l = strings.Replace(l, `"id":"sys-head"`, `"id":"v2-to-v3-system-0a1b"`, 1)
+			}
+			stream.WriteString(`{"type":"session_event","event":` + l + "}\n")
+		}
+		p := filepath.Join(t.TempDir(), "stream.jsonl")
+		os.WriteFile(p, []byte(stream.String()), 0o644)
+		calls, sum, err := readAll(t, p, Options{})
+		if err != nil || len(calls) != 2 || sum.UnknownEvents != 0 {
+			t.Fatalf("%s: %v, %d calls, %d unknown", c.file, err, len(calls), sum.UnknownEvents)
+		}
+		for _, call := range append(calls, calls[0].SubCalls...) {
+			if call.Format != c.format || call.Release != c.release {
+				t.Errorf("%s (migrated %v): %s format %d release %q, want %d %q", c.file, c.migrated, call.CallID, call.Format, call.Release, c.format, c.release)
+			}
+		}
+	}
+}

@@ -25,6 +25,9 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 		rd.notice(Notice{Line: line, Kind: "unknown-event", Msg: fmt.Sprintf("unknown event type %s is not marked ignorable", jsonv.Quote(typ))})
 		return nil
 	}
+	if rd.version == formatAny {
+		rd.streamEvidence(rec)
+	}
 	if rd.version >= 3 && !rec.surface && isSurfaceType(typ) {
 		// Upstream's v3 edge: every surface event carries its surfaceOp.
 		return rd.errorf(line, "corrupt session log: format %d %s without surfaceOp", rd.version, typ)
@@ -255,6 +258,32 @@ func (rd *reader) result(rec *record, line int, seq int64) error {
 	return nil
 }
 
+// streamEvidence raises the format a wrapped event stream (which has no
+// header) shows by its events: format 2's assistant/attempt, format 3's
+// system/message and ptc-dispatch, format 4's tool-role result,
+// developer/message and agent/harness. Calls take it when delivered.
+func (rd *reader) streamEvidence(rec *record) {
+	f := 0
+	switch rec.typ {
+	case "assistant/attempt":
+		f = 2
+	case "system/message", "tool/ptc-dispatch", "tool/ptc-dispatch-start":
+		f = 3
+	case "developer/message", "agent/harness":
+		f = 4
+	case "tool/result":
+		if rec.data.Get("message").Get("role").Str() == "tool" {
+			f = 4
+		}
+	}
+	if f > rd.streamFormat {
+		rd.streamFormat = f
+	}
+	if rec.migrated {
+		rd.streamMigrated = true
+	}
+}
+
 // isSurfaceType names the events that put a message on the model's surface.
 func isSurfaceType(typ string) bool {
 	switch typ {
@@ -467,6 +496,15 @@ func (rd *reader) finalize(c *Call) {
 			c.ValueUnrecordable = sv.unrecordable
 			if sv.contentReplaced {
 				c.ContentReplaced = true
+			}
+		}
+	}
+	if rd.version == formatAny {
+		c.Format = rd.streamFormat
+		if rd.opts.Release == "" {
+			c.Release = FormatRelease(c.Format)
+			if rd.streamMigrated && c.Format > 2 {
+				c.Release = FormatRelease(2)
 			}
 		}
 	}

@@ -236,9 +236,14 @@ type reader struct {
 	// isSeeded is the format 2+ header's flag; inheritedSeed is set by a
 	// session/end-seed {inherited: true}: the two must agree.
 	isSeeded, inheritedSeed bool
-	opts                    Options
-	fn                      func(*Call) error
-	sum                     Summary
+	// streamFormat is the newest format a wrapped event stream's events
+	// show (streamEvidence); streamMigrated: its system head is one
+	// upstream's v2→v3 migration made.
+	streamFormat   int
+	streamMigrated bool
+	opts           Options
+	fn             func(*Call) error
+	sum            Summary
 
 	format    lineFormat
 	projected bool // body records lack seq/time: filled in as upstream's replay parser does
