@@ -76,6 +76,8 @@ type callTotals struct {
 	events, records, calls, results, withMeta    int
 	withErr, errResults, subCalls, values        int
 	unknown, ignored, torn, notices, noticesDrop int
+	// formats counts the session logs of each format version.
+	formats [logformat.NewestFormat + 1]int
 }
 
 func (t *callTotals) add(s *logformat.Summary) {
@@ -93,6 +95,9 @@ func (t *callTotals) add(s *logformat.Summary) {
 	t.torn += s.TornTails
 	t.notices += len(s.Notices)
 	t.noticesDrop += s.NoticesDropped
+	if h := s.Header; h != nil && h.Version <= logformat.NewestFormat {
+		t.formats[max(h.Version, 0)]++
+	}
 }
 
 func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -156,6 +161,8 @@ func totalsRows(t *callTotals) [][2]any {
 		{"resultsWithError", t.withErr}, {"errorResults", t.errResults}, {"subCalls", t.subCalls},
 		{"values", t.values}, {"unknownEvents", t.unknown}, {"ignoredEvents", t.ignored},
 		{"tornTails", t.torn},
+		{"format0Logs", t.formats[0]}, {"format1Logs", t.formats[1]}, {"format2Logs", t.formats[2]},
+		{"format3Logs", t.formats[3]}, {"format4Logs", t.formats[4]},
 	}
 }
 
@@ -179,6 +186,8 @@ var totalsLabels = map[string]string{
 	"resultsWithError": "results with error", "errorResults": "isError results",
 	"subCalls": "sub-calls", "values": "values", "unknownEvents": "unknown events",
 	"ignoredEvents": "ignorable events skipped", "tornTails": "torn tails",
+	"format0Logs": "format 0 logs", "format1Logs": "format 1 logs", "format2Logs": "format 2 logs",
+	"format3Logs": "format 3 logs", "format4Logs": "format 4 logs",
 }
 
 func writeTotalsText(w io.Writer, t *callTotals) {

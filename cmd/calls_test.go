@@ -50,7 +50,7 @@ func TestCallsSummary(t *testing.T) {
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	want := `{"logs":2,"failed":0,"events":21,"records":21,"calls":3,"results":2,"resultsWithMeta":0,"resultsWithError":0,"errorResults":0,"subCalls":2,"values":1,"unknownEvents":0,"ignoredEvents":0,"tornTails":1}` + "\n"
+	want := `{"logs":2,"failed":0,"events":21,"records":21,"calls":3,"results":2,"resultsWithMeta":0,"resultsWithError":0,"errorResults":0,"subCalls":2,"values":1,"unknownEvents":0,"ignoredEvents":0,"tornTails":1,"format0Logs":2,"format1Logs":0,"format2Logs":0,"format3Logs":0,"format4Logs":0}` + "\n"
 	if out != want {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}

@@ -59,6 +59,25 @@ func BenchmarkReadPlainOneWorker(b *testing.B) {
 func BenchmarkReadZstd(b *testing.B) { p, z := synthetic(b); benchRead(b, z, len(p), 0) }
 
 var (
+	synth4Once sync.Once
+	synth4     []byte
+)
+
+// BenchmarkReadPlainFormat4 is BenchmarkReadPlain over the same kind of
+// session written in format 4 (the stream inside assistant/message,
+// tool-role results): the same throughput class is the aim.
+func BenchmarkReadPlainFormat4(b *testing.B) {
+	synth4Once.Do(func() {
+		var p bytes.Buffer
+		if _, err := benchgen.Generate(&p, benchgen.Options{Bytes: 32 << 20, Seed: 7, Format: 4}); err != nil {
+			b.Fatal(err)
+		}
+		synth4 = p.Bytes()
+	})
+	benchRead(b, synth4, len(synth4), 0)
+}
+
+var (
 	longOnce sync.Once
 	longZstd map[int][]byte
 )

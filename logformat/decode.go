@@ -59,6 +59,7 @@ type record struct {
 	ignorable bool
 	replace   bool // surfaceOp is a replace op
 	appendOp  bool // surfaceOp is "append"
+	surface   bool // the envelope has a surfaceOp
 	data      jsonv.Value
 	// host is the harness a request/header's system prompt names.
 	host string
@@ -78,7 +79,7 @@ type record struct {
 func needsData(typ string) bool {
 	switch typ {
 	case "assistant/message", "tool/call", "tool/result", "tool/code-dispatch-start", "tool/code-dispatch",
-		"tool/ptc-dispatch-start", "tool/ptc-dispatch":
+		"tool/ptc-dispatch-start", "tool/ptc-dispatch", "assistant/attempt", "session/end-seed":
 		return true
 	}
 	return false
@@ -496,6 +497,7 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				r.Skip()
 			}
 		case "surfaceOp":
+			rec.surface = true
 			if r.First() == '"' {
 				s, _ := stringValue(r)
 				rec.appendOp = s == "append"

@@ -142,6 +142,11 @@ func TestFormatsStructure(t *testing.T) {
 		{"v1 steering/message", "1", []string{evTurn, `{"type":"steering/message","seq":1,"time":1,"data":{"content":[]}}`}, "", 1, false},
 		{"v4 plugin event ignorable", "4", []string{evTurn, `{"type":"plugin:x/y","seq":1,"time":1,"data":{},"ignorable":true}`}, "", 0, false},
 		{"v4 plugin event required", "4", []string{evTurn, `{"type":"plugin:x/y","seq":1,"time":1,"data":{}}`}, "", 1, false},
+		{"v4 error without isError", "4", []string{evTurn, evCall, strings.Replace(evResult(strings.Replace(toolRole, `"isError":true,`, "", 1)), `}},"sourceEventSeqs"`, `},"error":{"name":"E","code":"X"}},"sourceEventSeqs"`, 1), evTurnEnd}, ":4: corrupt session log: tool/result carries an error but isError is not true", 0, false},
+		{"v3 error without isError", "3", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `}},"sourceEventSeqs"`, `},"error":{"name":"E","code":"X"}},"sourceEventSeqs"`, 1), evTurnEnd}, ":4: corrupt session log: tool/result carries an error but isError is not true", 0, false},
+		{"v2 error without isError", "2", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `}},"sourceEventSeqs"`, `},"error":{"name":"E","code":"X"}},"sourceEventSeqs"`, 1), evTurnEnd}, "", 0, false},
+		{"v3 surface event without surfaceOp", "3", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `,"surfaceOp":"append"`, "", 1), evTurnEnd}, ":4: corrupt session log: format 3 tool/result without surfaceOp", 0, false},
+		{"v2 surface event without surfaceOp", "2", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `,"surfaceOp":"append"`, "", 1), evTurnEnd}, "", 0, false},
 		{"v5", "5", []string{evTurn}, ":1: session log format version 5 is not supported: it was written by a newer harness (this build reads versions 0 to 4)", 0, false},
 		{"v-1", "-1", []string{evTurn}, ":1: session log format version -1 is not supported: it was written by a different harness", 0, false},
 		{"v1e3", "1e3", []string{evTurn}, ":1: session log format version 1e3 is not supported: it was written by a newer harness", 0, false},
@@ -163,6 +168,41 @@ func TestFormatsStructure(t *testing.T) {
 			}
 			if len(calls) > 0 && calls[0].IsError != c.isError {
 				t.Errorf("isError %v", calls[0].IsError)
+			}
+		})
+	}
+}
+
+// Format 2's seeding (header isSeeded, session/end-seed {inherited: true})
+// must agree, and a failed attempt's streamed tool calls that nothing
+// records are reported as v0's streamed chunks were.
+func TestFormatsSeedAndAttempts(t *testing.T) {
+	endSeed := `{"type":"session/end-seed","seq":1,"time":1,"data":{"inherited":true}}`
+	attempt := `{"type":"assistant/attempt","seq":1,"time":1,"data":{"turn":1,"step":1,"stream":[{"type":"tool-call-chunks","time0":1,"index":0,"id":"lost","name":"bash","dt":[],"args":["{}"]},{"type":"chunk","time":2,"chunk":{"type":"block-end","index":1,"block":{"type":"tool-call","id":"lost2","name":"read","arguments":"{}"}}}]}}`
+	for _, c := range []struct {
+		name, seeded string
+		body         []string
+		notices      string
+	}{
+		{"unseeded", "false", []string{evTurn}, ""},
+		{"seeded with its marker", "true", []string{evTurn, endSeed}, ""},
+		{"seeded without a marker", "true", []string{evTurn}, "seed-mismatch"},
+		{"a marker in an unseeded log", "false", []string{evTurn, endSeed}, "seed-mismatch"},
+		{"a failed attempt's tool calls", "false", []string{evTurn, attempt}, "calls-without-records"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := formatLog(t, "2", c.body...)
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `"isSeeded":false`, `"isSeeded":`+c.seeded, 1)), 0o644)
+			_, sum, err := readAll(t, p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := noticeKinds(sum); got != c.notices {
+				t.Errorf("notices %q, want %q", got, c.notices)
+			}
+			if c.notices == "calls-without-records" && !strings.Contains(sum.Notices[0].Msg, `2 tool calls (first "lost")`) {
+				t.Errorf("notice %s", sum.Notices[0].Msg)
 			}
 		})
 	}
@@ -261,4 +301,85 @@ func flatCalls(t *testing.T, path string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Every format reads from chained zstd frames (the header alone in the
+// first, as upstream writes them) with the calls of the plain file, and a
+// torn last line or frame is a torn tail, as in format 0.
+func TestFormatsZstdAndTorn(t *testing.T) {
+	for _, v := range []string{"v2.jsonl", "v3.jsonl", "v4.jsonl"} {
+		t.Run(v, func(t *testing.T) {
+			data, err := os.ReadFile(td(filepath.Join("formats", v)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain := flatCalls(t, td(filepath.Join("formats", v)))
+			lines := strings.SplitAfter(string(data), "\n")
+			mid := len(lines) / 2
+			dir := t.TempDir()
+			z := filepath.Join(dir, "session."+strings.TrimSuffix(v, ".jsonl")+".jsonl.zstd")
+			os.WriteFile(z, frames(t, lines[0], strings.Join(lines[1:mid], ""), strings.Join(lines[mid:], "")), 0o644)
+			if got := flatCalls(t, z); strings.Join(got, "\n") != strings.Join(plain, "\n") {
+				t.Errorf("zstd calls differ:\n%s\n---\n%s", strings.Join(got, "\n"), strings.Join(plain, "\n"))
+			}
+			// The last line cut in half (after the last turn/end's line is
+			// gone too): a torn tail, the calls before it intact.
+			torn := filepath.Join(dir, "torn.jsonl")
+			last := lines[len(lines)-2] // the final turn/end
+			os.WriteFile(torn, []byte(strings.Join(lines[:len(lines)-2], "")+last[:len(last)/2]), 0o644)
+			calls, sum, err := readAll(t, torn, Options{})
+			if err != nil || sum.TornTails != 1 || len(calls) != 2 || noticeKinds(sum) != "torn-tail" {
+				t.Errorf("torn: %v, %d torn tails, %d calls, notices %s", err, sum.TornTails, len(calls), noticeKinds(sum))
+			}
+			// A garbled line before a turn/end is corruption, not a tail.
+			bad := filepath.Join(dir, "bad.jsonl")
+			garbled := append(append([]string{}, lines[:3]...), "{\"type\":\n")
+			os.WriteFile(bad, []byte(strings.Join(append(garbled, lines[3:]...), "")), 0o644)
+			if _, _, err := readAll(t, bad, Options{}); err == nil || !strings.Contains(err.Error(), ":4: corrupt session log: unparsable record") {
+				t.Errorf("garbled: %v", err)
+			}
+		})
+	}
+}
+
+// A wrapped event stream has no header: its calls take the format its
+// events show (and that format's release), as the log's would.
+func TestFormatsOfWrappedStreams(t *testing.T) {
+	for _, c := range []struct {
+		file, release string
+		format        int
+		migrated      bool
+	}{
+		{"v1.jsonl", "", 0, false},
+		{"v2.jsonl", "0.1.3", 2, false},
+		{"v3.jsonl", "0.1.5", 3, false},
+		{"v4.jsonl", "0.1.7", 4, false},
+		{"v4.jsonl", "0.1.3", 4, true},
+	} {
+		data, err := os.ReadFile(td(filepath.Join("formats", c.file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stream strings.Builder
+		for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if i == 0 {
+				continue // the header
+			}
+			if c.migrated {
+				l = strings.Replace(l, `"id":"sys-head"`, `"id":"v2-to-v3-system-0a1b"`, 1)
+			}
+			stream.WriteString(`{"type":"session_event","event":` + l + "}\n")
+		}
+		p := filepath.Join(t.TempDir(), "stream.jsonl")
+		os.WriteFile(p, []byte(stream.String()), 0o644)
+		calls, sum, err := readAll(t, p, Options{})
+		if err != nil || len(calls) != 2 || sum.UnknownEvents != 0 {
+			t.Fatalf("%s: %v, %d calls, %d unknown", c.file, err, len(calls), sum.UnknownEvents)
+		}
+		for _, call := range append(calls, calls[0].SubCalls...) {
+			if call.Format != c.format || call.Release != c.release {
+				t.Errorf("%s (migrated %v): %s format %d release %q, want %d %q", c.file, c.migrated, call.CallID, call.Format, call.Release, c.format, c.release)
+			}
+		}
+	}
 }

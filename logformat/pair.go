@@ -25,7 +25,20 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 		rd.notice(Notice{Line: line, Kind: "unknown-event", Msg: fmt.Sprintf("unknown event type %s is not marked ignorable", jsonv.Quote(typ))})
 		return nil
 	}
+	if rd.version == formatAny {
+		rd.streamEvidence(rec)
+	}
+	if rd.version >= 3 && !rec.surface && isSurfaceType(typ) {
+		// Upstream's v3 edge: every surface event carries its surfaceOp.
+		return rd.errorf(line, "corrupt session log: format %d %s without surfaceOp", rd.version, typ)
+	}
 	switch typ {
+	case "assistant/attempt":
+		rd.attemptCalls(rec.data, line)
+	case "session/end-seed":
+		if rec.data.Get("inherited").True() {
+			rd.inheritedSeed = true
+		}
 	case "request/header", "system/message":
 		if rec.migrated && rd.opts.Release == "" && rd.version > 2 {
 			rd.release = FormatRelease(2)
@@ -194,6 +207,10 @@ func (rd *reader) result(rec *record, line int, seq int64) error {
 		}
 		content = block.Get("content")
 		isError = block.Get("isError").True()
+		if rd.version == 3 && d.Has("error") && !isError {
+			// Upstream's v2→v3 edge requires it of every error result.
+			return rd.errorf(line, "corrupt session log: tool/result carries an error but isError is not true")
+		}
 	}
 
 	c := rd.calls[id]
@@ -241,6 +258,67 @@ func (rd *reader) result(rec *record, line int, seq int64) error {
 	return nil
 }
 
+// streamEvidence raises the format a wrapped event stream (which has no
+// header) shows by its events: format 2's assistant/attempt, format 3's
+// system/message and ptc-dispatch, format 4's tool-role result,
+// developer/message and agent/harness. Calls take it when delivered.
+func (rd *reader) streamEvidence(rec *record) {
+	f := 0
+	switch rec.typ {
+	case "assistant/attempt":
+		f = 2
+	case "system/message", "tool/ptc-dispatch", "tool/ptc-dispatch-start":
+		f = 3
+	case "developer/message", "agent/harness":
+		f = 4
+	case "tool/result":
+		if rec.data.Get("message").Get("role").Str() == "tool" {
+			f = 4
+		}
+	}
+	if f > rd.streamFormat {
+		rd.streamFormat = f
+	}
+	if rec.migrated {
+		rd.streamMigrated = true
+	}
+}
+
+// isSurfaceType names the events that put a message on the model's surface.
+func isSurfaceType(typ string) bool {
+	switch typ {
+	case "user/message", "assistant/message", "tool/result", "system/message", "developer/message":
+		return true
+	}
+	return false
+}
+
+// attemptCalls notes the tool calls a failed attempt streamed (format 2
+// on: its stream is in assistant/attempt, as a retried response's chunks
+// were top-level assistant/chunk events before): named by nothing later,
+// they are calls without records.
+func (rd *reader) attemptCalls(d jsonv.Value, line int) {
+	for _, s := range d.Get("stream").Elems() {
+		id := ""
+		switch s.Get("type").Str() {
+		case "tool-call-chunks":
+			id = s.Get("id").Str()
+		case "chunk":
+			switch ch := s.Get("chunk"); ch.Get("type").Str() {
+			case "tool-call-delta":
+				id = ch.Get("id").Str()
+			case "block-end":
+				if b := ch.Get("block"); b.Get("type").Str() == "tool-call" {
+					id = b.Get("id").Str()
+				}
+			}
+		}
+		if id != "" {
+			rd.streamedCall(id, line)
+		}
+	}
+}
+
 // toolRoleResult reads a format 4 tool/result: its message has role
 // "tool", a tool source, toolCallId equal to the source's callId, its own
 // content blocks and isError (a boolean when present).
@@ -266,6 +344,9 @@ func (rd *reader) toolRoleResult(d, msg jsonv.Value, line int) (id string, conte
 	ie := msg.Get("isError")
 	if ie.IsDefined() && !ie.IsBool() {
 		return "", content, false, rd.errorf(line, "corrupt session log: tool/result isError must be a boolean")
+	}
+	if d.Has("error") && !ie.True() {
+		return "", content, false, rd.errorf(line, "corrupt session log: tool/result carries an error but isError is not true")
 	}
 	return id, content, ie.True(), nil
 }
@@ -415,6 +496,15 @@ func (rd *reader) finalize(c *Call) {
 			c.ValueUnrecordable = sv.unrecordable
 			if sv.contentReplaced {
 				c.ContentReplaced = true
+			}
+		}
+	}
+	if rd.version == formatAny {
+		c.Format = rd.streamFormat
+		if rd.opts.Release == "" {
+			c.Release = FormatRelease(c.Format)
+			if rd.streamMigrated && c.Format > 2 {
+				c.Release = FormatRelease(2)
 			}
 		}
 	}

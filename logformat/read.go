@@ -233,9 +233,17 @@ type reader struct {
 	// stream); release is the DSH release calls are checked against.
 	version int
 	release string
-	opts    Options
-	fn      func(*Call) error
-	sum     Summary
+	// isSeeded is the format 2+ header's flag; inheritedSeed is set by a
+	// session/end-seed {inherited: true}: the two must agree.
+	isSeeded, inheritedSeed bool
+	// streamFormat is the newest format a wrapped event stream's events
+	// show (streamEvidence); streamMigrated: its system head is one
+	// upstream's v2→v3 migration made.
+	streamFormat   int
+	streamMigrated bool
+	opts           Options
+	fn             func(*Call) error
+	sum            Summary
 
 	format    lineFormat
 	projected bool // body records lack seq/time: filled in as upstream's replay parser does
@@ -423,6 +431,7 @@ func (rd *reader) header(line []byte) error {
 			h.Version = int(ver.Num())
 			rd.version = h.Version
 		}
+		rd.isSeeded = v.Get("isSeeded").True()
 		h.CreatedAt = v.Get("createdAt").Num()
 		h.Cwd = v.Get("cwd").Str()
 		h.ParentSession = v.Get("parentSession").Str()
@@ -746,6 +755,13 @@ func (rd *reader) finish(ls *lineSource, zs *zstdSource) error {
 		rd.side.orphans(rd.notice)
 	}
 	rd.callsWithoutRecords()
+	if rd.version >= 2 && rd.isSeeded != rd.inheritedSeed && !rd.projected {
+		msg := "the header says isSeeded but no session/end-seed {inherited: true} marks the inherited events"
+		if !rd.isSeeded {
+			msg = "a session/end-seed {inherited: true} in a log whose header does not say isSeeded"
+		}
+		rd.notice(Notice{Line: 1, Kind: "seed-mismatch", Msg: msg + " (upstream's reader refuses the log)"})
+	}
 	return nil
 }
 
