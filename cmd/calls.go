@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -112,7 +113,7 @@ func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io
 	}
 	out := bufio.NewWriterSize(stdout, 1<<16)
 	defer out.Flush()
-	opts := logformat.Options{Jobs: o.jobs, ShapesOnly: o.summary}
+	opts := logformat.Options{Jobs: o.jobs, ShapesOnly: o.summary, Reserve: gctune.Reserve}
 	jo := logformat.CallJSONOptions{Meta: o.meta, Content: o.content, Value: o.value}
 	var line []byte
 	emit := func(c *logformat.Call) error {

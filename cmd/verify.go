@@ -13,6 +13,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/cmd/golden"
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 
 	"github.com/spf13/cobra"
 
@@ -103,7 +104,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 // readOptions: --jobs decoders per log, as in calls.
 // release is the DSH release --config pins ("" lets each log say).
 func (o *verifyOptions) readOptions(release string) logformat.Options {
-	return logformat.Options{Jobs: o.jobs, NoSidecar: o.proj.NoSidecar, Release: release}
+	return logformat.Options{Jobs: o.jobs, NoSidecar: o.proj.NoSidecar, Release: release, Reserve: gctune.Reserve}
 }
 
 // parseShard parses K/N.

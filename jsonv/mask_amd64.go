@@ -1,9 +1,12 @@
+//go:build amd64 && !purego
+
 package jsonv
 
 import "golang.org/x/sys/cpu"
 
 // With AVX2 a 32-byte block mask is one vector compare; readBits and
-// quoteBits fall back to the word masks otherwise.
+// quoteBits fall back to the word masks otherwise (and always under the
+// purego tag, which leaves this file out).
 var haveMask32 = cpu.X86.HasAVX2
 
 // readMask32 is the special8 bitmask of the 32 bytes at p (AVX2 only).

@@ -43,7 +43,7 @@ func benchRead(b *testing.B, data []byte, plainSize int, jobs int) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		n := 0
-		_, err := logformat.ReadCallsFrom("bench", bytes.NewReader(data), logformat.Options{Jobs: jobs}, func(*logformat.Call) error { n++; return nil })
+		_, err := logformat.ReadCallsFrom("bench", bytes.NewReader(data), logformat.Options{Jobs: jobs, Reserve: gctune.Reserve}, func(*logformat.Call) error { n++; return nil })
 		if err != nil || n == 0 {
 			b.Fatal(err, n)
 		}

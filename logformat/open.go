@@ -25,7 +25,7 @@ func openRegular(path, what string) (*os.File, fs.FileInfo, error) {
 	if !st.Mode().IsRegular() {
 		return nil, st, notRegular(path, what, st.Mode())
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := retryOpen(func() (*os.File, error) { return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
 	if err != nil {
 		return nil, nil, &Error{File: path, Kind: Unreadable, Msg: what + openMsg(err)}
 	}

@@ -18,19 +18,20 @@ func scanReplacements(path string, maxLine int) (map[string]int, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return scanReplacementsIn(path, f, st.Size(), maxLine)
+	return scanReplacementsIn(path, f, st.Size(), maxLine, nil)
 }
 
 // scanReplacementsIn is scanReplacements over an open file of the given
-// size, read by offset (f's own offset is left for the main pass).
-func scanReplacementsIn(path string, f io.ReaderAt, size int64, maxLine int) (map[string]int, error) {
+// size, read by offset (f's own offset is left for the main pass);
+// reserve is Options.Reserve.
+func scanReplacementsIn(path string, f io.ReaderAt, size int64, maxLine int, reserve func(int64) func()) (map[string]int, error) {
 	var err error
 	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), peekBufSize(size))
 	magic, _ := br.Peek(4)
 	var src io.Reader = br
 	var zs *zstdSource
 	if isZstdMagic(magic) {
-		if zs, err = newZstdSource(br); err != nil {
+		if zs, err = newZstdSource(br, reserve); err != nil {
 			return nil, err
 		}
 		defer zs.Close()
@@ -71,9 +72,9 @@ func scanReplacementsIn(path string, f io.ReaderAt, size int64, maxLine int) (ma
 
 // scanReplacementsBytes is scanReplacements over a log held in memory,
 // scanned where it lies.
-func scanReplacementsBytes(path string, data []byte, maxLine int) (map[string]int, error) {
+func scanReplacementsBytes(path string, data []byte, maxLine int, reserve func(int64) func()) (map[string]int, error) {
 	if isZstdMagic(data[:min(4, len(data))]) || len(data) > maxLine {
-		return scanReplacementsIn(path, bytes.NewReader(data), int64(len(data)), maxLine)
+		return scanReplacementsIn(path, bytes.NewReader(data), int64(len(data)), maxLine, reserve)
 	}
 	if !containsReplace(data) {
 		// No line can be one (mayBeReplacement), whatever the header

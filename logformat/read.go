@@ -51,6 +51,12 @@ type Options struct {
 	// Release, when set, is every call's Release (--config pins it);
 	// otherwise a call's Release is the one its log's format implies.
 	Release string
+	// Reserve, when set, makes room beside the soft memory limit for
+	// memory that stays live by design (a large zstd window's history:
+	// under a limit below the live heap the collector runs back to back)
+	// and returns the func that gives it back, or nil. How memory is
+	// managed is the command's decision: cmd passes internal/gctune.Reserve.
+	Reserve func(n int64) (release func())
 }
 
 // MaxNoticesPerKind bounds the notices a Summary keeps of one kind.
@@ -97,7 +103,7 @@ func ReadCalls(path string, opts Options, fn func(*Call) error) (*Summary, error
 	}
 	if !opts.NoViewPrepass && st.Mode().IsRegular() {
 		// The prepass reads the same open file by offset: no second open.
-		views, err := scanReplacementsIn(path, f, st.Size(), opts.maxLine())
+		views, err := scanReplacementsIn(path, f, st.Size(), opts.maxLine(), opts.Reserve)
 		if err == nil {
 			rd.views = views
 		}
@@ -128,30 +134,6 @@ func ReadSmallFileInto(path string, buf []byte) (data []byte, ok bool) {
 	return readSmallFile(path, smallFileBytes, buf)
 }
 
-// ReadWalkedFiles reads paths a directory walk found as regular files,
-// paths[k] into bufs[k] (of capacity WalkedBufferBytes), through io_uring
-// where the kernel offers it: up to eight with one system call. data[k] is
-// the log read whole, or nil where the caller is to read it the ordinary
-// way (a log too large for its buffer too), into bufs[k]; that is nil too
-// when the kernel may still write into the buffer it was.
-func ReadWalkedFiles(paths []string, bufs, data [][]byte) {
-	readWalkedFiles(paths, smallFileBytes, bufs, data)
-}
-
-// ReadsWalkedFilesAtOnce reports whether ReadWalkedFiles reads anything
-// here (io_uring is there and not turned off); where it does not, a
-// caller need not gather paths and buffers for it.
-func ReadsWalkedFilesAtOnce() bool { return uringReads() }
-
-// WalkedBufferBytes is the capacity of a buffer for ReadWalkedFiles: a
-// log of up to 128 KB and the byte that proves it ends (the upstream
-// fixtures are 8 KB at the median and 89 KB at the most). A larger small
-// log is read again the ordinary way; buffers of the small-log limit took
-// 8-16 MB more of RSS with the readers' own buffers.
-func WalkedBufferBytes() int { return int(min(walkedLogBytes, smallFileBytes)) + 1 }
-
-const walkedLogBytes = 128 << 10
-
 // ReadCallsBytes is ReadCalls for a log already read whole: data is the
 // file's bytes, path names it (and its sidecar, which is read unless
 // opts.NoSidecar says not to).
@@ -174,7 +156,7 @@ func readCallsBytes(path string, data []byte, opts Options, fn func(*Call) error
 		defer side.close()
 	}
 	if !opts.NoViewPrepass {
-		views, err := scanReplacementsBytes(path, data, opts.maxLine())
+		views, err := scanReplacementsBytes(path, data, opts.maxLine(), opts.Reserve)
 		if err == nil {
 			rd.views = views
 		}
@@ -315,7 +297,7 @@ func (rd *reader) run(in io.Reader, size int64) error {
 	var zs *zstdSource
 	if isZstdMagic(magic) {
 		var err error
-		zs, err = newZstdSource(br)
+		zs, err = newZstdSource(br, rd.opts.Reserve)
 		if err != nil {
 			return rd.errorf(0, "zstd: %v", err)
 		}

@@ -11,9 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
-
-	"github.com/dsh-replay/dsh-replay/internal/gctune"
 )
 
 // NotASessionLog is the Error kind of a file whose first line is JSON but
@@ -135,13 +132,9 @@ type Inputs struct {
 type walkFS struct {
 	stat    func(string) (fs.FileInfo, error)
 	readDir func(string) ([]dirEntry, error)
-	// listAt, where set, is readDir of a directory already open as fd (or
-	// opened by path when fd is negative), returning the descriptor still
-	// open, or -1 (see readDirAt).
-	listAt func(dir string, fd int) ([]dirEntry, int, error)
 }
 
-var osFS = walkFS{stat: os.Stat, readDir: readDir, listAt: listAtOS}
+var osFS = walkFS{stat: os.Stat, readDir: readDir}
 
 // dirEntry is one entry of a directory listing: its name and type bits
 // (fs.FileMode.Type; a symbolic link is not followed).
@@ -192,9 +185,7 @@ func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
 		}
 		w := walker{root: a, filter: filter, filtered: filtered, fs: fsys, errs: map[string]*Error{}, alone: map[string]bool{},
 			slots: make(chan struct{}, walkers())}
-		dw := newDirWalk()
-		w.list(a, -1, dw, w.sub)
-		dw.done()
+		w.list(a, w.sub)
 		w.wg.Wait()
 		if len(w.found) == 0 {
 			msg := "directory holds no session logs (*.jsonl, *.jsonl.zstd)"
@@ -227,8 +218,9 @@ func expand(args []string, filter PathFilter, fsys walkFS) (Inputs, error) {
 
 // walkers bounds the goroutines a walk adds: reading a directory is a
 // few system calls, and a tree of thousands of small directories read one
-// after another leaves the other cores idle.
-func walkers() int { return 2 * runtime.GOMAXPROCS(0) }
+// after another leaves the other cores idle. Each holds one descriptor at
+// a time, drawn from the descriptor budget (fds).
+func walkers() int { return min(2*runtime.GOMAXPROCS(0), cap(fds())) }
 
 // walker collects the logs under one directory argument, reading
 // subdirectories on up to cap(slots) more goroutines (the order found is
@@ -264,42 +256,30 @@ func (w *walker) rel(p string) string {
 	return rel
 }
 
-// walkTree walks the directory dir (open as fd, or -1) on a goroutine of
-// the walk's own.
-func (w *walker) walkTree(dir string, fd int) {
-	dw := newDirWalk()
-	w.list(dir, fd, dw, w.sub)
-	dw.done()
+// walkTree walks the directory dir on a goroutine of the walk's own.
+func (w *walker) walkTree(dir string) {
+	w.list(dir, w.sub)
 }
 
-// sub walks the subdirectory p (open as fd, or -1) on a goroutine of its
-// own when a slot is free, else in this one.
-func (w *walker) sub(p string, fd int, dw *dirWalk) {
+// sub walks the subdirectory p on a goroutine of its own when a slot is
+// free, else in this one.
+func (w *walker) sub(p string) {
 	select {
 	case w.slots <- struct{}{}:
 		w.wg.Add(1)
 		go func() {
 			defer func() { <-w.slots; w.wg.Done() }()
-			w.walkTree(p, fd)
+			w.walkTree(p)
 		}()
 	default:
-		w.list(p, fd, dw, w.sub)
+		w.list(p, w.sub)
 	}
 }
 
-// list reads one directory (open as fd, or -1): its logs and bad entries
-// are recorded, and each subdirectory is handed to sub, opened where the
-// file system allows it and dw is not nil (sub is then to list and close
-// it; with a nil dw it is always -1).
-func (w *walker) list(dir string, fd int, dw *dirWalk, sub func(p string, fd int, dw *dirWalk)) {
-	var ents []dirEntry
-	var err error
-	if w.fs.listAt != nil {
-		ents, fd, err = w.fs.listAt(dir, fd)
-	} else {
-		ents, err = w.fs.readDir(dir)
-		fd = -1
-	}
+// list reads one directory: its logs and bad entries are recorded, and
+// each subdirectory is handed to sub.
+func (w *walker) list(dir string, sub func(p string)) {
+	ents, err := w.fs.readDir(dir)
 	if err != nil {
 		// Reported in its place unless --exclude names the directory
 		// (whatever --include says: what it holds is unknown).
@@ -308,7 +288,7 @@ func (w *walker) list(dir string, fd int, dw *dirWalk, sub func(p string, fd int
 		}
 		// os.ReadDir returns what it read before the error: walk that too.
 	}
-	var logs, subs, subNames []string
+	var logs, subs []string
 	var sidecars map[string]bool // made for the few directories with one
 	for _, d := range ents {
 		// Below the root every directory path is already clean, so
@@ -323,7 +303,6 @@ func (w *walker) list(dir string, fd int, dw *dirWalk, sub func(p string, fd int
 		typ := d.typ
 		if typ.IsDir() {
 			subs = append(subs, p)
-			subNames = append(subNames, d.name)
 			continue
 		}
 		name := d.name
@@ -361,9 +340,6 @@ func (w *walker) list(dir string, fd int, dw *dirWalk, sub func(p string, fd int
 	if len(logs) > 1 {
 		logs, superseded = newestGenerations(logs)
 	}
-	if len(logs) > 0 && walkedLogs.Add(int64(len(logs))) >= HugeHeapLogs {
-		gctune.HugeHeap()
-	}
 	w.mu.Lock()
 	for old, newest := range superseded {
 		if w.superseded == nil {
@@ -379,37 +355,12 @@ func (w *walker) list(dir string, fd int, dw *dirWalk, sub func(p string, fd int
 		}
 	}
 	w.mu.Unlock()
-	// The subdirectories are opened before this directory is closed, and
-	// this one is closed before they are walked: a deep tree holds no
-	// descriptor a level.
-	var fds []int
-	if fd >= 0 && dw != nil && len(subs) > 0 {
-		fds = make([]int, len(subs))
-		dw.openAt(fd, subNames, fds)
-	}
-	if fd >= 0 {
-		dw.close(fd)
-	}
-	for i, p := range subs {
-		sfd := -1
-		if fds != nil {
-			sfd = fds[i]
-		}
-		sub(p, sfd, dw)
+	// The directory is closed before its subdirectories are walked: a deep
+	// tree holds no descriptor a level.
+	for _, p := range subs {
+		sub(p)
 	}
 }
-
-// HugeHeapLogs is the number of logs from which a run's heap is worth
-// backing with huge pages (see gctune.HugeHeap). A walk asks as soon as it
-// has found that many: before the walk's own allocations and the first
-// decoded logs have touched the start of the heap in 4 KB pages, which the
-// advice cannot change afterwards (1,900 of a 6,052-log tree's 2,300 page
-// faults when the reader asked at its 16th log; a fault costs 5-20 µs on a
-// virtual machine).
-const HugeHeapLogs = 16
-
-// walkedLogs counts the logs the walks of this process have found.
-var walkedLogs atomic.Int64
 
 // ExpandPaths is Expand without a filter, returning the paths only.
 func ExpandPaths(args []string) ([]string, error) {

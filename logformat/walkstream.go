@@ -68,7 +68,7 @@ func expandStream(a string, filter PathFilter, fsys walkFS) (*Stream, error) {
 	}
 	top := newWalker()
 	var subs []*subtree
-	top.list(a, -1, nil, func(p string, _ int, _ *dirWalk) {
+	top.list(a, func(p string) {
 		subs = append(subs, &subtree{path: p, w: newWalker(), done: make(chan struct{})})
 	})
 	sort.Slice(subs, func(i, j int) bool { return subs[i].path < subs[j].path })
@@ -80,7 +80,7 @@ func expandStream(a string, filter PathFilter, fsys walkFS) (*Stream, error) {
 			running <- struct{}{}
 			go func() {
 				defer func() { <-running }()
-				s.w.walkTree(s.path, -1)
+				s.w.walkTree(s.path)
 				s.w.wg.Wait()
 				sort.Strings(s.w.found)
 				close(s.done)

@@ -10,8 +10,6 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
-
-	"github.com/dsh-replay/dsh-replay/internal/gctune"
 )
 
 // A .jsonl.zstd log is a plain concatenation of independent, checksummed
@@ -40,7 +38,7 @@ var errFrameEnd = errors.New("end of zstd frame")
 const MaxZstdWindow = 512 << 20
 
 // largeWindow is the window from which a frame's history is budgeted on
-// top of the reader's usual memory (see gctune.Reserve).
+// top of the reader's usual memory (see Options.Reserve).
 const largeWindow = 8 << 20
 
 // ZstdFraming is the Notice kind of a .jsonl.zstd log whose first frame
@@ -281,9 +279,11 @@ type zstdSource struct {
 	pendingEnd bool
 	pd         *pooledDecoder
 	large      bool // a frame had a large window
+	// reserve is Options.Reserve.
+	reserve func(int64) func()
 }
 
-func newZstdSource(r io.Reader) (*zstdSource, error) {
+func newZstdSource(r io.Reader, reserve func(int64) func()) (*zstdSource, error) {
 	pd, err := getDecoder()
 	if err != nil {
 		return nil, err
@@ -292,7 +292,7 @@ func newZstdSource(r io.Reader) (*zstdSource, error) {
 	if !ok || br.Size() < 1<<16 {
 		br = bufio.NewReaderSize(r, 1<<20)
 	}
-	return &zstdSource{w: frameWalker{br: br}, dec: pd.dec, pd: pd}, nil
+	return &zstdSource{w: frameWalker{br: br}, dec: pd.dec, pd: pd, reserve: reserve}, nil
 }
 
 // Close hands the decoder back for reuse.
@@ -316,7 +316,10 @@ func (s *zstdSource) budget(window uint64) {
 			s.pd.release()
 		}
 		s.pd.reserved, s.pd.release = 0, nil
-		if release := gctune.Reserve(need); release != nil {
+		if s.reserve == nil {
+			return
+		}
+		if release := s.reserve(need); release != nil {
 			s.pd.reserved, s.pd.release = need, release
 		}
 	}

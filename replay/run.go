@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/internal/jobs"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -99,6 +99,9 @@ type item struct {
 	call    logformat.Call
 	results []CallResult
 	log     *LogResult
+	// cost is what the log drew from the read-ahead budget, given back
+	// once its last item is delivered.
+	cost int64
 	// itemLog: the log's calls and each one's results.
 	calls       []logformat.Call
 	callResults [][]CallResult
@@ -152,6 +155,7 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 		window = 64 * jobs
 	}
 	tokens := make(chan struct{}, window)
+	budget := newByteBudget(readAheadBytes)
 	work := make(chan *item, jobs)
 	done := make(chan *item, window)
 
@@ -185,16 +189,9 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 			}
 			work <- it
 		}
-		ahead, taken := readAhead(nextPath, ro, jobs)
-		logs := 0
-		for job := range ahead {
+		for job := range readAhead(nextPath, ro, jobs, budget) {
 			path, info := job.path, job.info
 			r := <-job.out
-			taken()
-			// Many logs or a streamed one: the heap will grow to tens of MB.
-			if logs++; logs == logformat.HugeHeapLogs || r == nil {
-				gctune.HugeHeap()
-			}
 			if r != nil {
 				lr := e.logResult(path, info.Walked, r.sum, r.err, ro)
 				lr.Data = r.data
@@ -204,14 +201,14 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 				if len(r.calls) <= wholeLogCalls {
 					// One item, not one a call: a tree of small logs
 					// sent four items a log through the channels.
-					send(&item{kind: itemLog, file: path, calls: r.calls, log: lr})
+					send(&item{kind: itemLog, file: path, calls: r.calls, log: lr, cost: job.cost})
 					continue
 				}
 				send(&item{kind: itemBegin, file: path})
 				for j := range r.calls {
 					send(&item{kind: itemCall, file: path, call: r.calls[j]})
 				}
-				send(&item{kind: itemEnd, file: path, log: lr})
+				send(&item{kind: itemEnd, file: path, log: lr, cost: job.cost})
 				continue
 			}
 			start := time.Now()
@@ -227,7 +224,7 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 			if !ro.Deterministic {
 				lr.Nanos = time.Since(start).Nanoseconds()
 			}
-			send(&item{kind: itemEnd, file: path, log: lr})
+			send(&item{kind: itemEnd, file: path, log: lr, cost: job.cost})
 		}
 		close(work)
 		wg.Wait()
@@ -262,6 +259,9 @@ func RunFrom(e *Engine, nextPath func() (string, logformat.PathInfo, bool), ro R
 					}
 				}
 				sink.EndLog(it.log)
+			}
+			if it.cost > 0 {
+				budget.give(it.cost)
 			}
 			<-tokens
 		}
@@ -317,13 +317,65 @@ func runOne(e *Engine, path string, info logformat.PathInfo, ro RunOptions, sink
 // stdin and anything that is not a regular file are read in turn, streaming.
 // Logs are delivered in order, so one slow log holds up the window behind
 // it: two readers a job and eight logs a job (against one and four) made
-// the 6,052-log tree 0.88 of its wall time with --jobs 2. Once the rest of
-// the run got faster, a trace of that tree showed a core idle 6-37 ms a run
-// with the window full behind a log still being read; 32 logs a job took
-// 0.97 of the wall time (30 alternating runs), 64 nothing more.
+// the 6,052-log tree 0.88 of its wall time with --jobs 2; 32 logs a job
+// 0.97 of that again, 64 nothing more.
 func readAheadLogs(jobs int) int { return min(32*jobs, 64) }
 
 func readAheadReaders(jobs int) int { return 2 * jobs }
+
+// readAheadBytes bounds what the logs read ahead and not yet delivered may
+// hold, in bytes of the files they are read from: a small log's calls
+// carry the values of its sidecar, which may be any size (40 logs of a few
+// KB with 27 MB sidecars peaked at 1.9 GB when only logs were counted). A
+// log costs SmallLogBytes plus its sidecar's size; one costing more than
+// the whole budget is read alone.
+const readAheadBytes = 32 << 20
+
+// byteBudget is a counting semaphore of bytes.
+type byteBudget struct {
+	mu         sync.Mutex
+	more       *sync.Cond
+	size, free int64
+}
+
+func newByteBudget(size int64) *byteBudget {
+	b := &byteBudget{size: size, free: size}
+	b.more = sync.NewCond(&b.mu)
+	return b
+}
+
+// take waits until n bytes (at most the whole budget) are free and takes
+// them; it returns what it took, for give.
+func (b *byteBudget) take(n int64) int64 {
+	n = min(n, b.size)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.free < n {
+		b.more.Wait()
+	}
+	b.free -= n
+	return n
+}
+
+func (b *byteBudget) give(n int64) {
+	b.mu.Lock()
+	b.free += n
+	b.mu.Unlock()
+	b.more.Broadcast()
+}
+
+// readCost is what reading path ahead may hold: the log read whole and
+// every value of its sidecar.
+func readCost(path string, info logformat.PathInfo, ro RunOptions) int64 {
+	cost := logformat.SmallLogBytes()
+	if path == "-" || info.Err != nil || info.NoSidecar || ro.Read.NoSidecar {
+		return cost
+	}
+	if st, err := os.Stat(logformat.SidecarPath(path)); err == nil && st.Mode().IsRegular() {
+		cost += st.Size()
+	}
+	return cost
+}
 
 type readAheadResult struct {
 	data  []byte // RunOptions.KeepData
@@ -338,123 +390,53 @@ type readAheadResult struct {
 type aheadJob struct {
 	path string
 	info logformat.PathInfo
+	cost int64 // taken from the budget, for the caller to give back
 	out  chan *readAheadResult
 }
 
-// readBatch is the most logs a reader takes at once, and reads with one
-// system call (logformat.ReadWalkedFiles' limit).
-const readBatch = 8
-
 // readAhead hands out the logs next gives, in order, each as a job the
-// readers are already reading; the caller calls taken after each receive
-// from a job's out, to let the readers move on. The readers take the logs
-// in batches of as many as are waiting (up to readBatch): each reads the
-// walked logs of its batch with one system call where io_uring is there,
-// into buffers of its own, and decodes them in turn.
-func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jobs int) (ahead <-chan *aheadJob, taken func()) {
-	readers := readAheadReaders(jobs)
+// readers are already reading, once its cost is taken from budget.
+func readAhead(next func() (string, logformat.PathInfo, bool), ro RunOptions, jobs int, budget *byteBudget) <-chan *aheadJob {
 	window := readAheadLogs(jobs)
-	slots := make(chan struct{}, window)
 	queue := make(chan *aheadJob, window)
-	feed := make(chan *aheadJob, readBatch)
-	work := make(chan []*aheadJob)
+	feed := make(chan *aheadJob, window)
+	reader := func() {
+		var buf []byte // reused: what is read from it is copied out
+		for j := range feed {
+			var r *readAheadResult
+			r, buf = readSmall(j.path, j.info, ro, buf)
+			j.out <- r
+		}
+	}
 	go func() {
 		defer close(queue)
 		defer close(feed)
+		started := 0
 		for {
 			path, info, ok := next()
 			if !ok {
 				return
 			}
-			slots <- struct{}{}
 			j := &aheadJob{path: path, info: info, out: make(chan *readAheadResult, 1)}
+			j.cost = budget.take(readCost(path, info, ro))
+			// A reader per log up to readAheadReaders: a few logs start a few.
+			if started < readAheadReaders(jobs) {
+				started++
+				go reader()
+			}
 			queue <- j
 			feed <- j
 		}
 	}()
-	// Batched reads only where they read anything.
-	batched := !ro.KeepData && logformat.ReadsWalkedFilesAtOnce()
-	go func() {
-		defer close(work)
-		started := 0
-		for j := range feed {
-			// This job and whatever else is waiting, up to readBatch.
-			batch := make([]*aheadJob, 1, readBatch)
-			batch[0] = j
-		more:
-			for len(batch) < readBatch {
-				select {
-				case j, ok := <-feed:
-					if !ok {
-						break more
-					}
-					batch = append(batch, j)
-				default:
-					break more
-				}
-			}
-			// A reader per batch up to readers.
-			if started < readers {
-				started++
-				go readBatches(work, ro, batched)
-			}
-			work <- batch
-		}
-	}()
-	return queue, func() { <-slots }
-}
-
-// readBatches is a reader: it reads and decodes the batches of work.
-func readBatches(work <-chan []*aheadJob, ro RunOptions, batched bool) {
-	var buf []byte // reused: what is read from it is copied out
-	var paths []string
-	var bufs, data [][]byte
-	var own [readBatch][]byte // the batched reads' buffers, kept
-	for batch := range work {
-		data = data[:0]
-		if batched {
-			paths, bufs = paths[:0], bufs[:0]
-			for _, j := range batch {
-				if j.info.Walked {
-					k := len(paths)
-					if own[k] == nil {
-						own[k] = make([]byte, 0, logformat.WalkedBufferBytes())
-					}
-					paths = append(paths, j.path)
-					bufs = append(bufs, own[k])
-				}
-			}
-			if len(paths) > 0 {
-				data = append(data, make([][]byte, len(paths))...)
-				logformat.ReadWalkedFiles(paths, bufs, data)
-				for k := range bufs {
-					if bufs[k] == nil {
-						own[k] = nil // the kernel may still write into it
-					}
-				}
-			}
-		}
-		k := 0
-		for _, j := range batch {
-			var r *readAheadResult
-			var d []byte
-			if batched && j.info.Walked {
-				d = data[k]
-				k++
-			}
-			if d != nil {
-				r = decodeSmall(j.path, j.info, ro, d, time.Now())
-			} else {
-				r, buf = readSmall(j.path, j.info, ro, buf)
-			}
-			j.out <- r
-		}
-	}
+	return queue
 }
 
 // readSmall reads a small regular file's calls (nil when it is not one)
 // into buf, returning the buffer to read the next one into.
 func readSmall(path string, info logformat.PathInfo, ro RunOptions, buf []byte) (*readAheadResult, []byte) {
+	if info.Err != nil || path == "-" {
+		return nil, buf // reported without being opened, or streamed
+	}
 	start := time.Now()
 	if ro.KeepData {
 		buf = nil // the sink keeps the bytes

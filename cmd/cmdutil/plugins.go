@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"fmt"
 
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
@@ -11,7 +12,7 @@ import (
 func addPlugins(reg *projector.Registry, cfg projector.Config, plugins []string) ([]PluginTool, error) {
 	var added []PluginTool
 	for _, path := range plugins {
-		p, err := jsplugin.Load(path, cfg)
+		p, err := jsplugin.LoadWith(path, cfg, jsplugin.LoadOptions{Reserve: gctune.Reserve})
 		if err != nil {
 			// The error starts with the plugin's path.
 			return nil, Cannot(fmt.Errorf("--plugin %w", err))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -136,7 +137,7 @@ func (g *goldenRun) plan(path string) *logPlan {
 		}
 		return nil
 	}
-	opts := logformat.Options{NoSidecar: g.o.proj.NoSidecar}
+	opts := logformat.Options{NoSidecar: g.o.proj.NoSidecar, Reserve: gctune.Reserve}
 	if g.reg != nil {
 		opts.Release = g.reg.Config.Release
 	}

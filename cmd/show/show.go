@@ -14,6 +14,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/cards"
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/internal/atomicwrite"
+	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
@@ -163,7 +164,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		if e := in.Errs[path]; e != nil {
 			sum, err = &logformat.Summary{File: path}, e
 		} else {
-			sum, err = readCalls(path, logformat.Options{Release: reg.Config.Release}, s.call)
+			sum, err = readCalls(path, logformat.Options{Release: reg.Config.Release, Reserve: gctune.Reserve}, s.call)
 		}
 		if s.html != nil {
 			s.html.EndLog()

@@ -21,7 +21,6 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/go-sourcemap/sourcemap"
 
-	"github.com/dsh-replay/dsh-replay/internal/gctune"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 )
@@ -123,8 +122,10 @@ type Plugin struct {
 	StandIn string
 	program *goja.Program
 	// codeSize is the bundle's length, from which the memory its program
-	// and each runtime keep live is reserved (programBytes, runtimeBytes).
+	// and each runtime keep live is reserved (programBytes, runtimeBytes)
+	// through reserve (LoadOptions.Reserve).
 	codeSize int
+	reserve  func(int64) func()
 	config   string // JSON of the plugin's options
 	defs     []toolDef
 
@@ -168,6 +169,21 @@ type vm struct {
 // Load bundles and loads the plugin at path; cfg supplies its options
 // (plugins[<name>]).
 func Load(path string, cfg projector.Config) (*Plugin, error) {
+	return LoadWith(path, cfg, LoadOptions{})
+}
+
+// LoadOptions are what the command decides for a loaded plugin.
+type LoadOptions struct {
+	// Reserve, when set, makes room beside the soft memory limit for what
+	// the plugin's program and runtimes keep live for as long as it is
+	// loaded (under a limit below the live heap the collector runs back to
+	// back), returning the func that gives it back, or nil. The command
+	// passes internal/gctune.Reserve.
+	Reserve func(n int64) (release func())
+}
+
+// LoadWith is Load with options.
+func LoadWith(path string, cfg projector.Config, opts LoadOptions) (*Plugin, error) {
 	entry, err := entryPoint(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -178,13 +194,13 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 	if abs, err := filepath.Abs(entry); err == nil {
 		entry = abs
 	}
-	p, v, exported, real, err := load(path, entry, cfg, true)
+	p, v, exported, real, err := load(path, entry, cfg, true, opts.Reserve)
 	var me *moduleError
 	if err != nil && real && errors.As(err, &me) {
 		// Installed host packages that do not run in the sandbox (I/O at
 		// import time, say): the stand-in alone, as for a plugin without
 		// node_modules, and StandIn says why.
-		if q, w, e, _, err2 := load(path, entry, cfg, false); err2 == nil {
+		if q, w, e, _, err2 := load(path, entry, cfg, false, opts.Reserve); err2 == nil {
 			q.StandIn = err.Error()
 			p, v, exported, err = q, w, e, nil
 		}
@@ -202,7 +218,7 @@ func Load(path string, cfg projector.Config) (*Plugin, error) {
 
 // load bundles the plugin and makes its first runtime, which reads the
 // plugin's name and definitions.
-func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, v *vm, exported string, real bool, err error) {
+func load(path, entry string, cfg projector.Config, installed bool, reserve func(int64) func()) (p *Plugin, v *vm, exported string, real bool, err error) {
 	b, err := bundle(entry, installed)
 	real = b.real
 	if err != nil {
@@ -221,8 +237,11 @@ func load(path, entry string, cfg projector.Config, installed bool) (p *Plugin, 
 	// What the program and its first runtime keep live sits on top of the
 	// soft memory limit, which bounds streaming, for as long as the plugin
 	// is loaded.
-	release := gctune.Reserve(programBytes(len(b.code)))
-	p = &Plugin{Path: path, program: prog, codeSize: len(b.code), max: max(runtime.GOMAXPROCS(0), 1)}
+	var release func()
+	if reserve != nil {
+		release = reserve(programBytes(len(b.code)))
+	}
+	p = &Plugin{Path: path, program: prog, codeSize: len(b.code), max: max(runtime.GOMAXPROCS(0), 1), reserve: reserve}
 	p.free = sync.NewCond(&p.mu)
 	p.Name = pluginName(path)
 	v, exported, err = p.newVM(cfg)
@@ -825,7 +844,10 @@ func (p *Plugin) get(cfg projector.Config) (*vm, error) {
 	}
 	p.created++
 	p.mu.Unlock()
-	release := gctune.Reserve(runtimeBytes(p.codeSize))
+	var release func()
+	if p.reserve != nil {
+		release = p.reserve(runtimeBytes(p.codeSize))
+	}
 	v, _, err := p.newVM(cfg)
 	if err != nil {
 		if release != nil {
