@@ -175,10 +175,10 @@ type htmlLine struct {
 type htmlFinding struct {
 	Class, Headline, Sev, Projector, Where, CallID, Pointer, Message, Command string
 	// Accept: golden update of the call, then golden review (acceptCommands).
-	Accept []string
-	HasPointer                                                                bool
-	Rows                                                                      []htmlDiffRow
-	More                                                                      string
+	Accept     []string
+	HasPointer bool
+	Rows       []htmlDiffRow
+	More       string
 }
 
 // htmlDiffRow is one row of the side-by-side diff: recorded on the left,
