@@ -61,12 +61,14 @@ func TestRecorderPackage(t *testing.T) {
 	var manifest struct {
 		Name    string
 		Version string
-		Exports map[string]map[string]string
+		Exports struct {
+			Dot map[string]string `json:"."`
+		}
 	}
 	if err := json.Unmarshal(pkg, &manifest); err != nil {
 		t.Fatal(err)
 	}
-	if manifest.Name != "dsh-replay-recorder" || manifest.Version != "1.2.3" || manifest.Exports["."]["import"] != "./dist/index.js" || manifest.Exports["."]["types"] != "./dist/index.d.ts" {
+	if manifest.Name != "dsh-replay-recorder" || manifest.Version != "1.2.3" || manifest.Exports.Dot["import"] != "./dist/index.js" || manifest.Exports.Dot["types"] != "./dist/index.d.ts" {
 		t.Errorf("package.json: %+v", manifest)
 	}
 
