@@ -4,7 +4,7 @@ BIN     ?= bin/dsh-replay
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dsh-replay/dsh-replay/cmd/cmdutil.Version=$(VERSION)
 
-.PHONY: build install test test-browser bench fuzz lint example pgo record record-check crosscheck release
+.PHONY: build install test test-long test-browser bench fuzz lint example pgo record record-check crosscheck release
 
 # Statically linked (no cgo: the pure-Go resolver and user lookup): loading
 # libc and running its relocations costs every command a few milliseconds.
@@ -21,9 +21,16 @@ build:
 install:
 	CGO_ENABLED=0 $(GO) install -ldflags "$(LDFLAGS)" .
 
-# The CI gate: vet plus the race-enabled test suite.
+# The README's test command: vet plus every package's tests, without the
+# race detector and with -short (the tests that build release archives
+# and binaries skip): a few minutes on two cores.
 test:
 	$(GO) vet ./...
+	$(GO) test -short -count=1 ./...
+
+# What CI runs after make test (.ci/run): the whole suite under the race
+# detector, the long tests included (release archives, binary builds).
+test-long:
 	$(GO) test -race -count=1 ./...
 
 # The HTML report in headless Chromium (apt-get install chromium): fails

@@ -126,8 +126,10 @@ func (p *Printer) Finish() {
 		return
 	}
 	text := fmt.Sprintf("%d %s shown", p.Shown, plural(float64(p.Shown), "call", "calls"))
+	// A call whose tool failed (an error result, a non-zero exit): the
+	// tool's own failure, not dsh-replay's.
 	if p.Failed > 0 {
-		text += fmt.Sprintf(" · %d failed", p.Failed)
+		text += fmt.Sprintf(" · %d %s", p.Failed, plural(float64(p.Failed), "tool error", "tool errors"))
 	}
 	if p.Interrupted > 0 {
 		text += fmt.Sprintf(" · %d without a result", p.Interrupted)

@@ -347,7 +347,7 @@ func TestOddFileNames(t *testing.T) {
 	for _, want := range []string{
 		`ok   "` + dir + `/x\n\x1b[31mRED.jsonl" (7 calls`,
 		`  "` + dir + `/y\x1b]0;T\a.jsonl":2 (log)`,
-		`→ dsh-replay show $'` + dir + `/y\x1b]0;T\x07.jsonl'`,
+		`→ see the log: dsh-replay show $'` + dir + `/y\x1b]0;T\x07.jsonl'`,
 		`ERR  "` + dir + `/z\x1b[2J.jsonl" (0 calls`,
 	} {
 		if !strings.Contains(out, want) {

@@ -188,8 +188,8 @@ func TestPrintedCommandsLoadTheSameProjectors(t *testing.T) {
 	}
 	plugin := pluginData + "/impure"
 	out, _, code := verifyCLI(t, "", "--config", cfg, "--plugin", plugin, pluginData+"/logs/impure.jsonl")
-	show := printedAfter(t, out, "→ ")
-	if code != ExitDivergence || !strings.HasSuffix(show, " --raw --config "+cfg+" --plugin "+plugin) {
+	show := printedAfter(t, out, "→ see both sides: ")
+	if code != ExitDivergence || !strings.HasSuffix(show, " --diff --config "+cfg+" --plugin "+plugin) {
 		t.Fatalf("exit %d, show command %q", code, show)
 	}
 	if got, code := runPrinted(t, show); code != ExitOK || !strings.Contains(got, "stamp") {
@@ -197,7 +197,7 @@ func TestPrintedCommandsLoadTheSameProjectors(t *testing.T) {
 	}
 	for _, format := range []string{"json", "github", "junit"} {
 		out, _, _ := verifyCLI(t, "", "--format", format, "--config", cfg, "--plugin", plugin, pluginData+"/logs/impure.jsonl")
-		if !strings.Contains(out, "--raw --config "+cfg+" --plugin "+plugin) {
+		if !strings.Contains(out, "--diff --config "+cfg+" --plugin "+plugin) {
 			t.Errorf("%s report: the show command lacks the flags:\n%s", format, out)
 		}
 	}

@@ -14,8 +14,9 @@ import (
 
 // How ShowCommand draws the call.
 const (
-	ShowRaw  = "--raw"  // the model-facing content, what a finding is about
+	ShowRaw  = "--raw"  // the model-facing content
 	ShowFull = "--full" // the whole card
+	ShowDiff = "--diff" // both sides of a divergence: recorded, replayed, the value
 )
 
 // ShowCommand is the `dsh-replay show` command for a log, or for one call
@@ -32,13 +33,50 @@ func ShowCommand(file, callID, view string, args []string) string {
 	return cmd
 }
 
-// findingCommand is the command that shows the call behind a finding, ""
-// when nothing of dsh-replay's can show it.
+// findingCommand is the command that shows the call behind a finding
+// (both sides, for a call), "" when nothing of dsh-replay's can show it.
 func findingCommand(f *replay.Finding, args []string) string {
 	if f.Class == replay.NotASessionLog || f.Class == replay.Unreadable {
 		return ""
 	}
-	return ShowCommand(f.File, f.CallID, ShowRaw, args)
+	return ShowCommand(f.File, f.CallID, ShowDiff, args)
+}
+
+// acceptCommands are the commands that accept what the projectors replayed
+// for a finding re-recording fixes (content and meta that moved): golden
+// update of the call, then golden review of the log. None for the other
+// findings, which a port, a value or the log itself must fix.
+func acceptCommands(f *replay.Finding, args []string) []string {
+	if f.CallID == "" {
+		return nil
+	}
+	switch f.Class {
+	case replay.ContentMismatch, replay.MetaMismatch, replay.MetaMissing, replay.MetaUnexpected:
+	default:
+		return nil
+	}
+	update := "dsh-replay golden update " + ShellQuote(f.File) + " --call " + ShellQuote(f.CallID)
+	for _, a := range args {
+		update += " " + ShellQuote(a)
+	}
+	return []string{update, "dsh-replay golden review " + ShellQuote(f.File)}
+}
+
+// NextSteps are a finding's commands, each with what it is for: see both
+// sides, accept the replayed output, review it.
+func NextSteps(f *replay.Finding, args []string) []string {
+	var out []string
+	if cmd := findingCommand(f, args); cmd != "" {
+		if f.CallID != "" {
+			out = append(out, "see both sides: "+cmd)
+		} else {
+			out = append(out, "see the log: "+cmd)
+		}
+	}
+	if acc := acceptCommands(f, args); acc != nil {
+		out = append(out, "accept the replayed output: "+acc[0], "then review: "+acc[1])
+	}
+	return out
 }
 
 // ShellQuote quotes s for a POSIX shell; a word holding what a terminal

@@ -89,8 +89,8 @@ func (s *githubSink) Close(t *Totals) error {
 		if len(f.Diff) > 0 {
 			msg += "\n" + strings.Join(f.Diff, "\n")
 		}
-		if cmd := findingCommand(f, s.o.ShowArgs); cmd != "" {
-			msg += "\n" + cmd
+		for _, step := range NextSteps(f, s.o.ShowArgs) {
+			msg += "\n" + step
 		}
 		fmt.Fprintf(w, "::%s %s::%s\n", lv, props, escapeData(msg))
 	}
@@ -151,14 +151,26 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 	omitted := 0
 	for i, f := range fs {
 		var d strings.Builder
-		fmt.Fprintf(&d, "<details><summary>%s %s — %s</summary>\n\n", mdText(location(f)), mdText(f.CallID), mdText(f.Headline()+" · "+f.Tool+" · "+f.Projector))
-		d.WriteString(mdText(f.Message) + "\n\n```diff\n")
-		for _, l := range f.Diff {
-			d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
+		// Only the fields a finding has: a log-level one has no call,
+		// tool or diff.
+		fmt.Fprintf(&d, "<details><summary>%s — %s</summary>\n\n", mdText(strings.Join(nonEmpty(location(f), f.CallID), " ")),
+			mdText(strings.Join(nonEmpty(f.Headline(), f.Tool, f.Projector), " · ")))
+		if f.Message != "" {
+			d.WriteString(mdText(f.Message) + "\n\n")
 		}
-		d.WriteString("```\n\n")
-		if cmd := findingCommand(f, s.o.ShowArgs); cmd != "" {
-			d.WriteString("`" + cmd + "`\n\n")
+		if len(f.Diff) > 0 {
+			d.WriteString("```diff\n")
+			for _, l := range f.Diff {
+				d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
+			}
+			d.WriteString("```\n\n")
+		}
+		if steps := NextSteps(f, s.o.ShowArgs); len(steps) > 0 {
+			for _, step := range steps {
+				what, cmd, _ := strings.Cut(step, ": ")
+				d.WriteString("- " + mdText(what) + ": `" + strings.ReplaceAll(cmd, "`", "'") + "`\n")
+			}
+			d.WriteString("\n")
 		}
 		d.WriteString("</details>\n\n")
 		if b.Len()+d.Len() > StepSummaryMax-256 {

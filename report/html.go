@@ -174,9 +174,11 @@ type htmlLine struct {
 
 type htmlFinding struct {
 	Class, Headline, Sev, Projector, Where, CallID, Pointer, Message, Command string
-	HasPointer                                                                bool
-	Rows                                                                      []htmlDiffRow
-	More                                                                      string
+	// Accept: golden update of the call, then golden review (acceptCommands).
+	Accept     []string
+	HasPointer bool
+	Rows       []htmlDiffRow
+	More       string
 }
 
 // htmlDiffRow is one row of the side-by-side diff: recorded on the left,
@@ -472,7 +474,8 @@ func nonEmpty(xs ...string) []string {
 
 func (s *htmlSink) newHTMLFinding(f *replay.Finding) htmlFinding {
 	h := htmlFinding{Class: string(f.Class), Headline: f.Headline(), Sev: f.Sev.String(), Projector: f.Projector,
-		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: findingCommand(f, s.o.ShowArgs)}
+		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: findingCommand(f, s.o.ShowArgs),
+		Accept: acceptCommands(f, s.o.ShowArgs)}
 	h.Rows = sideRows(f.Diff)
 	return h
 }

@@ -25,6 +25,9 @@ type jsonFinding struct {
 	Pointer       *string  `json:"pointer,omitempty"`
 	Diff          []string `json:"diff,omitempty"`
 	Command       string   `json:"command"`
+	// Accept: golden update of the call, then golden review (findings
+	// re-recording fixes).
+	Accept []string `json:"accept,omitempty"`
 }
 
 type jsonTool struct {
@@ -98,7 +101,8 @@ func (s *jsonSink) findings(fs []replay.Finding) {
 		f := &fs[i]
 		jf := jsonFinding{SchemaVersion: SchemaVersion, Type: "finding", Class: string(f.Class), SubKind: f.SubKind,
 			Severity: f.Sev.String(), Log: f.File, Line: f.Line, CallID: f.CallID, Tool: f.Tool,
-			Projector: f.Projector, Message: f.Message, Diff: f.Diff, Command: findingCommand(f, s.o.ShowArgs)}
+			Projector: f.Projector, Message: f.Message, Diff: f.Diff, Command: findingCommand(f, s.o.ShowArgs),
+			Accept: acceptCommands(f, s.o.ShowArgs)}
 		if hasPointer(f) {
 			p := f.Pointer
 			jf.Pointer = &p

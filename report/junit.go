@@ -161,8 +161,8 @@ func (s *junitSink) testcase(name, class string, nanos int64, file string, line 
 				for _, d := range x.Diff {
 					body.WriteString(d + "\n")
 				}
-				if cmd := findingCommand(x, s.o.ShowArgs); cmd != "" {
-					body.WriteString("→ " + cmd + "\n")
+				for _, step := range NextSteps(x, s.o.ShowArgs) {
+					body.WriteString("→ " + step + "\n")
 				}
 			}
 			fmt.Fprintf(b, "      <%s message=\"%s\" type=\"%s\">%s</%s>\n", kind, attr(msg), attr(string(f.Class)), text(body.String()), kind)

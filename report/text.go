@@ -243,8 +243,8 @@ func (s *textSink) writeFinding(w io.Writer, f *replay.Finding, indent string) {
 	for _, d := range f.Diff {
 		fmt.Fprintf(w, "%s  %s\n", indent, cards.Sanitize(d))
 	}
-	if cmd := findingCommand(f, s.o.ShowArgs); cmd != "" {
-		fmt.Fprintf(w, "%s  → %s\n", indent, cmd)
+	for _, step := range NextSteps(f, s.o.ShowArgs) {
+		fmt.Fprintf(w, "%s  → %s\n", indent, step)
 	}
 }
 

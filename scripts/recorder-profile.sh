@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Boots a real host CLI with the recorder installed as the README says (an
-# out-of-tree plugin of a profile, enabled in its cordis.patch.yml), drives
+# Boots a real host CLI with the recorder installed as recorder/README.md
+# says (the packed package installed into a profile with npm, the profile's
+# bundles named, the plugin enabled in its cordis.patch.yml), drives
 # one prompt through the upstream mock LLM server (a read tool call, then a
 # reply), and leaves the host's session log and the recorder's sidecar in OUT.
 #
@@ -28,11 +29,13 @@ profile=$home/profiles/recorded
 mkdir -p "$profile/node_modules" "$work/ws" "$out"
 printf 'hello from a file\n' > "$work/ws/hello.txt"
 cat > "$profile/package.json" <<JSON
-{"name": "profile-recorded", "private": true, "dependencies": {"dsh-replay-recorder": "file:$root/recorder"},
+{"name": "profile-recorded", "private": true,
  "dsh": {"profile": {"bundles": [$bundles]}}, "lasmex": {"profile": {"bundles": [$bundles]}}}
 JSON
-# What installing the profile's dependencies would link.
-ln -s "$root/recorder" "$profile/node_modules/dsh-replay-recorder"
+# The packed package (RECORDER_TARBALL, else packed now), installed as
+# recorder/README.md says.
+tarball=${RECORDER_TARBALL:-$("$root/scripts/recorder-pack.sh" "$work/pack" | tail -n 1)}
+(cd "$profile" && npm install --no-audit --no-fund --loglevel=error "$tarball" >/dev/null)
 cat > "$profile/cordis.patch.yml" <<'YAML'
 - insert:
     - id: dsh-replay-recorder

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -131,9 +132,14 @@ func (g *goldenRun) plan(path string) *logPlan {
 		return p
 	}
 	collect := func(c *logformat.Call) error {
-		g.reRecord(c, p)
+		root := g.selected(c.CallID)
+		if root {
+			g.reRecord(c, p)
+		}
 		for _, s := range c.SubCalls {
-			g.reRecord(s, p)
+			if root || g.selected(s.CallID) {
+				g.reRecord(s, p)
+			}
 		}
 		return nil
 	}
@@ -234,4 +240,34 @@ func (g *goldenRun) staleGoldens(args, paths []string) (stale []string, complete
 	}
 	sort.Strings(stale)
 	return stale, complete
+}
+
+// selected: update --call names the call, or names none.
+func (g *goldenRun) selected(callID string) bool {
+	return len(g.o.calls) == 0 || slices.Contains(g.o.calls, callID)
+}
+
+// checkCalls refuses an update --call naming a call none of the logs has,
+// before anything is written.
+func (g *goldenRun) checkCalls(paths []string) error {
+	if len(g.o.calls) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var note func(c *logformat.Call)
+	note = func(c *logformat.Call) {
+		seen[c.CallID] = true
+		for _, s := range c.SubCalls {
+			note(s)
+		}
+	}
+	for _, path := range paths {
+		logformat.ReadCalls(path, logformat.Options{NoSidecar: true}, func(c *logformat.Call) error { note(c); return nil })
+	}
+	for _, id := range g.o.calls {
+		if !seen[id] {
+			return cmdutil.UsageErr("--call %q: no such call in %s", id, strings.Join(paths, ", "))
+		}
+	}
+	return nil
 }

@@ -59,6 +59,7 @@ they are written in place. --dry-run only says what would change.`,
 	f.BoolVar(&o.noReview, "no-review", false, "write changes in place even on a terminal")
 	f.BoolVar(&o.force, "force", false, "write even when CI is set")
 	f.BoolVar(&o.prune, "prune", false, "delete stale card goldens (whose log is gone) after a complete run")
+	cmdutil.StringArrayVar(f, &o.calls, "call", nil, "re-record only the call `ID` (with its sub-calls), as a divergence's hint says; repeatable")
 	return c
 }
 
@@ -118,6 +119,9 @@ func runUpdate(o *updateOptions) error {
 	}
 	g, paths, err := goldenRunOver(&o.goldenOptions)
 	if err != nil {
+		return err
+	}
+	if err := g.checkCalls(paths); err != nil {
 		return err
 	}
 	u := &updateRun{goldenRun: g, opts: o, mode: m}

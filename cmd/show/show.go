@@ -18,6 +18,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/replay"
 	"github.com/dsh-replay/dsh-replay/report"
 )
 
@@ -39,6 +40,7 @@ type showOptions struct {
 	noPager bool
 	filter  logformat.PathFilter
 	html    string
+	diff    bool
 }
 
 // NewCmd is `dsh-replay show`.
@@ -91,6 +93,7 @@ be read.`,
 	f.IntVar(&o.width, "width", 0, fmt.Sprintf("wrap at `N` columns, %d to %d (default: the terminal's width, else $COLUMNS, else 100; either clamped to that range)", cards.MinWidth, cards.MaxWidth))
 	f.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
 	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
+	f.BoolVar(&o.diff, "diff", false, "print both sides of each call: the recorded content and meta, what the projectors replay from the recorded value, the value, a diff, and the commands that accept the replayed side")
 	f.StringVar(&o.html, "html", "", "write the cards as one self-contained HTML page to `FILE` (atomically) instead of the terminal")
 	cmdutil.AddPathFilterFlags(f, &o.filter)
 	o.proj.AddProjectors(f)
@@ -107,7 +110,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		return cmdutil.UsageErr("--width must be between %d and %d, not %d", cards.MinWidth, cards.MaxWidth, o.width)
 	}
 	modes := 0
-	for _, b := range []bool{o.raw, o.compact, o.json} {
+	for _, b := range []bool{o.raw, o.compact, o.json, o.diff} {
 		if b {
 			modes++
 		}
@@ -116,7 +119,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		modes++
 	}
 	if modes > 1 {
-		return cmdutil.UsageErr("--raw, --compact, --json and --html cannot be combined")
+		return cmdutil.UsageErr("--raw, --compact, --json, --diff and --html cannot be combined")
 	}
 	if err := cmdutil.CheckOutputs(args, cmdutil.Output{Flag: "--html", Path: o.html}); err != nil {
 		return err
@@ -151,6 +154,13 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if o.html != "" {
 		s.html = report.NewHTMLCards(&htmlPage, o.proj.ShowArgs())
 		s.p.Emit = s.htmlCards
+	}
+
+	var diff *differ
+	if o.diff {
+		diff = &differ{o: o, eng: replay.NewEngine(reg, replay.Options{}), w: bw, st: styles}
+		s.p.Match = func(*logformat.Call) bool { return false }
+		s.diff = diff
 	}
 
 	failed := false
@@ -201,7 +211,11 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		}
 		return nil
 	}
-	s.p.Finish()
+	if diff != nil {
+		fmt.Fprintf(bw, "\n%d %s shown\n", diff.shown, cmdutil.Plural(diff.shown, "call", "calls"))
+	} else {
+		s.p.Finish()
+	}
 	s.warnDeclined(stderr)
 	if err := bw.Flush(); err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
@@ -230,6 +244,8 @@ type shower struct {
 
 	// html receives the cards for --html.
 	html *report.HTMLCards
+	// diff prints both sides instead of cards (--diff).
+	diff *differ
 
 	// With --call: every call id seen (for the nearest ids when none
 	// matches) and whether one did.
@@ -295,6 +311,9 @@ func (s *shower) matches(c *logformat.Call) bool {
 func (s *shower) call(c *logformat.Call) error {
 	if s.o.callID != "" && !s.idFound {
 		s.noteIDs(c)
+	}
+	if s.diff != nil {
+		s.diff.call(c)
 	}
 	return s.p.Call(c)
 }
