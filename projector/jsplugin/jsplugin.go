@@ -1,8 +1,8 @@
 package jsplugin
 
 import (
-	"bytes"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -417,18 +417,97 @@ func bundle(entry string, installed bool) (built, error) {
 			return b, nil
 		}
 	}
-	b, inputs, err := build(entry, installed)
+	var pre map[string]string
+	if dir != "" {
+		pre = contextBefore(entry)
+	}
+	b, inputs, read, err := build(entry, installed)
+	if afterBuild != nil {
+		afterBuild()
+	}
 	if err == nil && dir != "" {
-		storeBundle(dir, key, entry, b, inputs)
+		for f, sum := range pre {
+			if got, ok := read[f]; ok && got != sum {
+				return b, nil // changed while it was bundled: not kept
+			}
+			read[f] = sum
+		}
+		storeBundle(dir, key, entry, b, inputs, read)
 	}
 	return b, err
 }
 
+// afterBuild, when set, runs between a build and its storing (tests save a
+// file there, as an editor might while esbuild runs).
+var afterBuild func()
+
+// inputLoader is the loader esbuild would pick for a file it reads itself
+// (ok false: one the build leaves to esbuild).
+func inputLoader(path string) (l api.Loader, js, ok bool) {
+	switch strings.TrimLeft(filepath.Ext(path), ".") {
+	case "js", "mjs", "cjs":
+		return api.LoaderJS, true, true
+	case "ts", "mts", "cts":
+		return api.LoaderTS, true, true
+	case "tsx":
+		return api.LoaderTSX, true, true
+	case "jsx":
+		return api.LoaderJSX, true, true
+	case "json":
+		return api.LoaderJSON, false, true
+	}
+	return api.LoaderNone, false, false
+}
+
+var sourceMapComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*//[#@][ \t]*sourceMappingURL=([^\s'"]+)[ \t]*$`)
+})
+
+// inputMap handles the source map a built input names: a map file beside
+// it is read (and tracked, as an input of the bundle); one that does not
+// parse is dropped from the source, so that it costs the positions in that
+// file and never the plugin.
+func inputMap(src []byte, path string, record func(string, []byte)) []byte {
+	loc := sourceMapComment().FindAllSubmatchIndex(src, -1)
+	if len(loc) == 0 {
+		return src
+	}
+	last := loc[len(loc)-1]
+	ref := string(src[last[2]:last[3]])
+	if strings.HasPrefix(ref, "data:") {
+		return src
+	}
+	if u, err := url.PathUnescape(ref); err == nil {
+		ref = u
+	}
+	mapPath := filepath.Join(filepath.Dir(path), filepath.FromSlash(ref))
+	data, err := readRegular(mapPath)
+	if err == nil {
+		record(mapPath, data)
+		if _, err = sourcemap.Parse(mapPath, data); err == nil && json.Valid(data) {
+			return src
+		}
+	}
+	out := append([]byte(nil), src[:last[0]]...)
+	return append(out, src[last[1]:]...)
+}
+
 // build runs esbuild (bundle without the cache); inputs are the files it
 // read.
-func build(entry string, installed bool) (b built, inputs []string, err error) {
+func build(entry string, installed bool) (b built, inputs []string, read map[string]string, err error) {
 	real := false
 	builds.Add(1)
+	// What esbuild is given is read here and hashed as read: the cache files
+	// a bundle under the content it was made from, even when a file is
+	// saved while it runs.
+	read = map[string]string{}
+	var readMu sync.Mutex
+	record := func(path string, data []byte) {
+		sum := hashBytes(data)
+		readMu.Lock()
+		read[path] = sum
+		readMu.Unlock()
+	}
 	stubs := api.Plugin{
 		Name: "dsh-replay-sandbox",
 		Setup: func(b api.PluginBuild) {
@@ -463,13 +542,24 @@ func build(entry string, installed bool) (b built, inputs []string, err error) {
 			// import.meta has no value in one IIFE: a module's own URL is
 			// written in as Node would give it, and the JSON a module reads
 			// with createRequire(import.meta.url)('./x.json') is bundled.
-			b.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|c[jt]s)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-				src, err := os.ReadFile(a.Path)
-				if err != nil || !bytes.Contains(src, []byte("import.meta")) {
-					return api.OnLoadResult{}, nil
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				loader, isJS, ok := inputLoader(a.Path)
+				if !ok {
+					return api.OnLoadResult{}, nil // esbuild's own (hashed after)
 				}
-				s := importMeta(string(src), a.Path)
-				return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+				src, err := readRegular(a.Path)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				record(a.Path, src)
+				if isJS {
+					src = inputMap(src, a.Path, record)
+				}
+				s := string(src)
+				if isJS && strings.Contains(s, "import.meta") {
+					s = importMeta(s, a.Path)
+				}
+				return api.OnLoadResult{Contents: &s, Loader: loader, ResolveDir: filepath.Dir(a.Path)}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 				s := fmt.Sprintf("module.exports = globalThis.__dshNodeModule(%q);", a.Path)
@@ -521,7 +611,7 @@ func build(entry string, installed bool) (b built, inputs []string, err error) {
 			}
 			msgs = append(msgs, where+m.Text)
 		}
-		return built{real: real}, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
+		return built{real: real}, nil, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
 	}
 	b.real = real
 	for _, f := range res.OutputFiles {
@@ -532,9 +622,9 @@ func build(entry string, installed bool) (b built, inputs []string, err error) {
 		}
 	}
 	if b.code == nil {
-		return b, nil, errors.New("bundling produced no output")
+		return b, nil, nil, errors.New("bundling produced no output")
 	}
-	return b, metafileInputs(res.Metafile, filepath.Dir(entry)), nil
+	return b, metafileInputs(res.Metafile, filepath.Dir(entry)), read, nil
 }
 
 var (
@@ -562,18 +652,6 @@ func importMeta(src, path string) string {
 		}
 	}
 	return src[:at] + decl + src[at:]
-}
-
-func loaderFor(path string) api.Loader {
-	switch strings.TrimLeft(filepath.Ext(path), ".") {
-	case "ts", "mts", "cts":
-		return api.LoaderTS
-	case "tsx":
-		return api.LoaderTSX
-	case "jsx":
-		return api.LoaderJSX
-	}
-	return api.LoaderJS
 }
 
 // standIn is the stand-in host's scripts, compiled once for every runtime.
