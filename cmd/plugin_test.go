@@ -15,9 +15,11 @@ import (
 const pluginData = "../testdata/plugins"
 
 func TestVerifyPlugins(t *testing.T) {
-	old := jsplugin.Deadline
-	jsplugin.Deadline = 200 * time.Millisecond
-	defer func() { jsplugin.Deadline = old }()
+	old, oldB := jsplugin.Deadline, jsplugin.MemoryBudget
+	// The deadline is CPU time: a string that doubles past the budget
+	// takes less.
+	jsplugin.Deadline, jsplugin.MemoryBudget = 2*time.Second, 64<<20
+	defer func() { jsplugin.Deadline, jsplugin.MemoryBudget = old, oldB }()
 	for _, c := range []struct {
 		plugin, log string
 		code        int
@@ -28,6 +30,7 @@ func TestVerifyPlugins(t *testing.T) {
 		{"impure", "impure", ExitDivergence, "impure,impure"},
 		{"throws", "throws", ExitDivergence, "render-failed"},
 		{"loops", "loops", ExitDivergence, "projector-timeout"},
+		{"membomb", "loops", ExitDivergence, "projector-resource"},
 	} {
 		t.Run(c.plugin, func(t *testing.T) {
 			start := time.Now()

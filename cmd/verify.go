@@ -61,7 +61,7 @@ schema-invalid, render-failed, meta-failed, presenter-failed,
 nondeterministic, log-corrupt, unreadable (a log, sidecar or directory that
 cannot be opened or listed: reported in its place, the rest is verified),
 zstd-window (a zstd window over 512 MiB: exit 3), unknown-event,
-no-projector, impure and projector-timeout (--plugin). Notices (failures only under --strict):
+no-projector, impure, projector-timeout and projector-resource (--plugin). Notices (failures only under --strict):
 not-a-session-log (a JSON-lines file of another kind, or a FIFO, device or
 socket named like a log, found in a directory and never opened; named on
 the command line it is exit 3), calls-without-records,

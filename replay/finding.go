@@ -45,6 +45,9 @@ const (
 	// ProjectorTimeout: a plugin's JavaScript projector did not return
 	// within the deadline and was stopped.
 	ProjectorTimeout Class = "projector-timeout"
+	// ProjectorResource: a plugin's JavaScript projector grew the heap
+	// past its memory budget and was stopped.
+	ProjectorResource Class = "projector-resource"
 	// SandboxUnsupported: a plugin's JavaScript projector used something
 	// Node has and the sandbox does not (URL, Buffer, a regular expression
 	// with \p{...} or named groups): the call is not verified (a warning,

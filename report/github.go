@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"container/heap"
 	"fmt"
 	"io"
 	"os"
@@ -24,20 +25,115 @@ const StepSummaryMax = 1 << 20
 
 // githubSink writes workflow commands: the most severe findings first (then
 // by log and line), at most AnnotationsPerLevel per level, one notice naming
-// the rest, and a job-summary section when StepSummary is set.
+// the rest, and a job-summary section when StepSummary is set. It keeps
+// only what it can print: the first AnnotationsPerLevel findings of each
+// level in that order, and for the summary the first findings whose
+// sections fit in StepSummaryMax; the rest are counted.
 type githubSink struct {
-	w        io.Writer
-	o        Options
-	findings []replay.Finding
+	w       io.Writer
+	o       Options
+	seq     int
+	counts  map[string]int     // findings by level
+	annot   map[string]*ghKeep // by level
+	summary *ghKeep            // the job summary's findings
+	total   int                // every finding
 }
 
-func newGitHub(w io.Writer, o Options) *githubSink { return &githubSink{w: w, o: o} }
+func newGitHub(w io.Writer, o Options) *githubSink {
+	s := &githubSink{w: w, o: o, counts: map[string]int{},
+		annot: map[string]*ghKeep{"error": {}, "warning": {}}}
+	if o.StepSummary != "" {
+		s.summary = &ghKeep{}
+	}
+	return s
+}
 
 func (s *githubSink) BeginLog(string) {}
 
-func (s *githubSink) Call(r *replay.CallResult) { s.findings = append(s.findings, r.Findings...) }
+func (s *githubSink) Call(r *replay.CallResult) { s.add(r.Findings) }
 
-func (s *githubSink) EndLog(l *replay.LogResult) { s.findings = append(s.findings, l.Findings...) }
+func (s *githubSink) EndLog(l *replay.LogResult) { s.add(l.Findings) }
+
+func (s *githubSink) add(fs []replay.Finding) {
+	for i := range fs {
+		g := &ghFinding{f: fs[i], seq: s.seq}
+		s.seq++
+		s.total++
+		lv := level(&g.f)
+		s.counts[lv]++
+		s.annot[lv].keep(g, func(k *ghKeep) bool { return len(k.h) > AnnotationsPerLevel })
+		if k := s.summary; k != nil && !(k.size > StepSummaryMax && ghBefore(k.h[0], g)) {
+			// (One after a kept set already over the limit is never
+			// shown: its section is not even made.)
+			g.size = len(s.detail(&g.f))
+			// A finding can be shown only if those before it leave room.
+			s.summary.keep(g, func(k *ghKeep) bool { return k.size-k.h[0].size > StepSummaryMax })
+		}
+	}
+}
+
+// ghFinding is a finding with its arrival order (the tie-break that keeps
+// log order) and the size of its job-summary section.
+type ghFinding struct {
+	f    replay.Finding
+	seq  int
+	size int
+}
+
+// ghBefore is the report's order: most severe, then by log and line, then
+// as they came.
+func ghBefore(a, b *ghFinding) bool {
+	if a.f.Sev != b.f.Sev {
+		return a.f.Sev > b.f.Sev
+	}
+	if a.f.File != b.f.File {
+		return a.f.File < b.f.File
+	}
+	if a.f.Line != b.f.Line {
+		return a.f.Line < b.f.Line
+	}
+	return a.seq < b.seq
+}
+
+// ghKeep keeps the first findings in report order: a heap whose top is the
+// last of them, dropped while over says it cannot be printed.
+type ghKeep struct {
+	h    ghHeap
+	size int
+}
+
+func (k *ghKeep) keep(g *ghFinding, over func(*ghKeep) bool) {
+	heap.Push(&k.h, g)
+	k.size += g.size
+	for len(k.h) > 0 && over(k) {
+		k.size -= heap.Pop(&k.h).(*ghFinding).size
+	}
+}
+
+// sorted is what was kept, in report order.
+func (k *ghKeep) sorted() []*replay.Finding {
+	gs := append([]*ghFinding(nil), k.h...)
+	sort.Slice(gs, func(i, j int) bool { return ghBefore(gs[i], gs[j]) })
+	out := make([]*replay.Finding, len(gs))
+	for i, g := range gs {
+		out[i] = &g.f
+	}
+	return out
+}
+
+type ghHeap []*ghFinding
+
+func (h ghHeap) Len() int           { return len(h) }
+func (h ghHeap) Less(i, j int) bool { return ghBefore(h[j], h[i]) } // the last on top
+func (h ghHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *ghHeap) Push(x any)        { *h = append(*h, x.(*ghFinding)) }
+func (h *ghHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return x
+}
 
 func level(f *replay.Finding) string {
 	if f.Sev >= replay.Failure {
@@ -48,30 +144,12 @@ func level(f *replay.Finding) string {
 
 func (s *githubSink) Close(t *Totals) error {
 	w := bufio.NewWriter(s.w)
-	fs := make([]*replay.Finding, len(s.findings))
-	for i := range s.findings {
-		fs[i] = &s.findings[i]
-	}
-	// Stable: equal keys keep log order.
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.Sev != b.Sev {
-			return a.Sev > b.Sev
-		}
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		return a.Line < b.Line
-	})
-	used := map[string]int{}
 	left := map[string]int{}
-	for _, f := range fs {
+	for _, lv := range []string{"error", "warning"} {
+		left[lv] = s.counts[lv] - len(s.annot[lv].h)
+	}
+	for _, f := range append(s.annot["error"].sorted(), s.annot["warning"].sorted()...) {
 		lv := level(f)
-		if used[lv] >= AnnotationsPerLevel {
-			left[lv]++
-			continue
-		}
-		used[lv]++
 		props := "file=" + escapeProp(f.File)
 		if f.Line > 0 {
 			props += fmt.Sprintf(",line=%d", f.Line)
@@ -115,10 +193,38 @@ func (s *githubSink) Close(t *Totals) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if s.o.StepSummary != "" {
-		return s.appendSummary(t, fs)
+	if s.summary != nil {
+		return s.appendSummary(t, s.summary.sorted())
 	}
 	return nil
+}
+
+// detail is the job-summary section of one finding.
+func (s *githubSink) detail(f *replay.Finding) string {
+	var d strings.Builder
+	// Only the fields a finding has: a log-level one has no call, tool or
+	// diff.
+	fmt.Fprintf(&d, "<details><summary>%s — %s</summary>\n\n", mdText(strings.Join(nonEmpty(location(f), f.CallID), " ")),
+		mdText(strings.Join(nonEmpty(f.Headline(), f.Tool, f.Projector), " · ")))
+	if f.Message != "" {
+		d.WriteString(mdText(f.Message) + "\n\n")
+	}
+	if len(f.Diff) > 0 {
+		d.WriteString("```diff\n")
+		for _, l := range f.Diff {
+			d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
+		}
+		d.WriteString("```\n\n")
+	}
+	if steps := NextSteps(f, s.o.ShowArgs); len(steps) > 0 {
+		for _, step := range steps {
+			what, cmd, _ := strings.Cut(step, ": ")
+			d.WriteString("- " + mdText(what) + ": `" + strings.ReplaceAll(cmd, "`", "'") + "`\n")
+		}
+		d.WriteString("\n")
+	}
+	d.WriteString("</details>\n\n")
+	return d.String()
 }
 
 // appendSummary appends a markdown section to the job summary file (it
@@ -148,36 +254,14 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 		}
 		b.WriteString("\n")
 	}
-	omitted := 0
+	omitted := s.total - len(fs)
 	for i, f := range fs {
-		var d strings.Builder
-		// Only the fields a finding has: a log-level one has no call,
-		// tool or diff.
-		fmt.Fprintf(&d, "<details><summary>%s — %s</summary>\n\n", mdText(strings.Join(nonEmpty(location(f), f.CallID), " ")),
-			mdText(strings.Join(nonEmpty(f.Headline(), f.Tool, f.Projector), " · ")))
-		if f.Message != "" {
-			d.WriteString(mdText(f.Message) + "\n\n")
-		}
-		if len(f.Diff) > 0 {
-			d.WriteString("```diff\n")
-			for _, l := range f.Diff {
-				d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
-			}
-			d.WriteString("```\n\n")
-		}
-		if steps := NextSteps(f, s.o.ShowArgs); len(steps) > 0 {
-			for _, step := range steps {
-				what, cmd, _ := strings.Cut(step, ": ")
-				d.WriteString("- " + mdText(what) + ": `" + strings.ReplaceAll(cmd, "`", "'") + "`\n")
-			}
-			d.WriteString("\n")
-		}
-		d.WriteString("</details>\n\n")
-		if b.Len()+d.Len() > StepSummaryMax-256 {
-			omitted = len(fs) - i
+		d := s.detail(f)
+		if b.Len()+len(d) > StepSummaryMax-256 {
+			omitted = s.total - i
 			break
 		}
-		b.WriteString(d.String())
+		b.WriteString(d)
 	}
 	if omitted > 0 {
 		fmt.Fprintf(&b, "_%s not shown (summary size limit)._\n\n", plural(omitted, "more finding", "more findings"))

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -17,19 +16,21 @@ import (
 // in the log) > failure | error | skipped, with the log path and line in
 // system-out too. <testsuites> and every <testsuite> carry tests, failures,
 // errors, skipped and time, which GitHub's JUnit reporters read. Counts must
-// precede the cases, so a suite is buffered until its log ends and the
-// suites are spooled to a temporary file until the run ends: memory stays
-// bounded by one log whatever the run's size.
+// precede the cases, so a suite is spooled until its log ends and the
+// suites are spooled until the run ends (each in memory up to a few MiB,
+// then in a temporary file): memory stays bounded whatever the size of a
+// log or of the run.
 type junitSink struct {
 	w     io.Writer
 	o     Options
-	suite bytes.Buffer
+	suite *spool // the cases of the current log
 	file  string
 	n     junitCounts
 	total junitCounts
 	nanos int64
 
 	out *spool // the finished suites
+	err error  // the first spool error
 }
 
 type junitCounts struct{ tests, failures, errors, skipped int }
@@ -42,12 +43,12 @@ func (c *junitCounts) add(o junitCounts) {
 }
 
 func newJUnit(w io.Writer, o Options) *junitSink {
-	return &junitSink{w: w, o: o, out: newSpool()}
+	return &junitSink{w: w, o: o, out: newSpool(), suite: newSpool()}
 }
 
 func (s *junitSink) BeginLog(file string) {
 	s.file = file
-	s.suite.Reset()
+	s.suite.reset()
 	s.n = junitCounts{}
 }
 
@@ -115,7 +116,7 @@ func contains(xs []string, x string) bool {
 }
 
 func (s *junitSink) testcase(name, class string, nanos int64, file string, line int, fs []*replay.Finding) {
-	b := &s.suite
+	b := s.suite
 	s.n.tests++
 	where := file
 	lineAttr := ""
@@ -198,7 +199,10 @@ func (s *junitSink) EndLog(l *replay.LogResult) {
 	s.total.add(s.n)
 	fmt.Fprintf(s.out, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\" timestamp=\"%s\">\n",
 		attr(l.File), s.n.tests, s.n.failures, s.n.errors, s.n.skipped, s.seconds(nanos), s.timestamp())
-	s.out.Write(s.suite.Bytes())
+	if err := s.suite.copyTo(s.out); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.suite.reset()
 	s.out.WriteString("  </testsuite>\n")
 }
 
@@ -217,6 +221,9 @@ func (s *junitSink) timestamp() string {
 }
 
 func (s *junitSink) Close(t *Totals) error {
+	if s.err != nil {
+		return fmt.Errorf("junit spool: %w", s.err)
+	}
 	nanos := s.nanos
 	if !s.o.Deterministic && t.Duration > 0 {
 		nanos = t.Duration.Nanoseconds()

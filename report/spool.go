@@ -66,3 +66,27 @@ func (s *spool) copyTo(w io.Writer) error {
 	_, err := io.Copy(w, s.sink.file)
 	return err
 }
+
+// open returns a reader of everything spooled; done releases the spool.
+func (s *spool) open() (r io.Reader, done func(), err error) {
+	if err := s.Flush(); err != nil {
+		return nil, nil, err
+	}
+	if s.sink.file == nil {
+		return bytes.NewReader(s.sink.buf.Bytes()), s.reset, nil
+	}
+	if _, err := s.sink.file.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
+	}
+	return s.sink.file, s.reset, nil
+}
+
+// reset empties the spool for reuse.
+func (s *spool) reset() {
+	s.Writer.Reset(&s.sink)
+	if s.sink.file != nil {
+		s.sink.file.Close()
+		s.sink.file = nil
+	}
+	s.sink.buf.Reset()
+}

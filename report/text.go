@@ -19,12 +19,15 @@ const ClusterMin = 3
 // SamplesPerCluster bounds the sample locations printed per cluster.
 const SamplesPerCluster = 3
 
+// textLog is what the report keeps of one log while the run goes on; its
+// findings are spooled (the section of a log is written at the end, when
+// the clusters are known), so memory does not grow with them.
 type textLog struct {
 	notALog  bool
 	file     string
 	calls    int
-	findings []replay.Finding
-	causes   []*cluster // each finding's cluster (its signature made once)
+	findings int
+	worst    replay.Severity
 	nanos    int64
 }
 
@@ -38,25 +41,31 @@ type cluster struct {
 	logFindings int
 	logs        int
 	lastLogFile string
+	samples     []string // the first SamplesPerCluster locations
 }
 
 // textSink is the human report: findings by log then call, identical causes
-// clustered, then a table of tools.
+// clustered, then a table of tools. Memory holds one small record a log and
+// one a cause; the findings wait in a spool (a temporary file past a few
+// MiB).
 type textSink struct {
 	w        io.Writer
 	o        Options
 	logs     []*textLog
 	cur      *textLog
-	clusters map[string]*cluster
+	clusters map[string]int // signature -> index in order
 	order    []*cluster
+	spool    *spool
+	rec      []byte
+	err      error
 }
 
 func newText(w io.Writer, o Options) *textSink {
-	return &textSink{w: w, o: o, clusters: map[string]*cluster{}}
+	return &textSink{w: w, o: o, clusters: map[string]int{}, spool: newSpool()}
 }
 
 func (s *textSink) BeginLog(file string) {
-	s.cur = &textLog{file: file}
+	s.cur = &textLog{file: file, worst: -1}
 	s.logs = append(s.logs, s.cur)
 }
 
@@ -66,17 +75,22 @@ func (s *textSink) Call(r *replay.CallResult) {
 }
 
 func (s *textSink) add(fs []replay.Finding) {
-	for _, f := range fs {
-		s.cur.findings = append(s.cur.findings, f)
+	for i := range fs {
+		f := &fs[i]
+		s.cur.findings++
+		s.cur.worst = max(s.cur.worst, f.Sev)
 		sig := f.Signature()
-		c := s.clusters[sig]
-		if c == nil {
-			c = &cluster{sig: sig, first: f}
-			s.clusters[sig] = c
-			s.order = append(s.order, c)
+		ci, ok := s.clusters[sig]
+		if !ok {
+			ci = len(s.order)
+			s.clusters[sig] = ci
+			s.order = append(s.order, &cluster{sig: sig, first: *f})
 		}
-		s.cur.causes = append(s.cur.causes, c)
+		c := s.order[ci]
 		c.n++
+		if len(c.samples) < SamplesPerCluster {
+			c.samples = append(c.samples, strings.TrimSpace(termLocation(f)+" "+termquote.QuoteName(f.CallID)))
+		}
 		if f.CallID != "" {
 			c.calls++
 		} else {
@@ -85,6 +99,10 @@ func (s *textSink) add(fs []replay.Finding) {
 				c.logs++ // logs come in order: a new file is a new log
 				c.lastLogFile = f.File
 			}
+		}
+		s.rec = encodeFinding(s.rec[:0], f, ci)
+		if _, err := s.spool.Write(s.rec); err != nil && s.err == nil {
+			s.err = err
 		}
 	}
 }
@@ -113,19 +131,34 @@ func (s *textSink) EndLog(l *replay.LogResult) {
 }
 
 func (s *textSink) Close(t *Totals) error {
+	if s.err != nil {
+		return fmt.Errorf("report spool: %w", s.err)
+	}
+	spooled, done, err := s.spool.open()
+	if err != nil {
+		return fmt.Errorf("report spool: %w", err)
+	}
+	defer done()
+	in := bufio.NewReaderSize(spooled, 1<<16)
 	w := bufio.NewWriter(s.w)
+	var rest []replay.Finding // the findings of one log not in a cluster
 	for _, l := range s.logs {
-		var rest []replay.Finding
+		rest = rest[:0]
 		hidden := 0
-		for i, f := range l.findings {
-			if l.causes[i].n >= ClusterMin {
+		for range l.findings {
+			var f replay.Finding
+			ci, err := decodeFinding(in, &f)
+			if err != nil {
+				return fmt.Errorf("report spool: %w", err)
+			}
+			if s.order[ci].n >= ClusterMin {
 				hidden++
 				continue
 			}
 			rest = append(rest, f)
 		}
 		status := "ok  "
-		switch worstOf(l.findings) {
+		switch l.worst {
 		case replay.Fatal:
 			status = "ERR "
 		case replay.Failure:
@@ -146,9 +179,9 @@ func (s *textSink) Close(t *Totals) error {
 			w.WriteString(" (")
 			w.WriteString(plural(l.calls, "call", "calls"))
 		}
-		if len(l.findings) > 0 {
+		if l.findings > 0 {
 			w.WriteString(", ")
-			w.WriteString(plural(len(l.findings), "finding", "findings"))
+			w.WriteString(plural(l.findings, "finding", "findings"))
 		}
 		if hidden > 0 {
 			fmt.Fprintf(w, ", %d in clusters below", hidden)
@@ -188,25 +221,11 @@ func (s *textSink) Close(t *Totals) error {
 			}
 			fmt.Fprintf(w, " · %s\n", f.Projector)
 			s.writeFinding(w, f, "  ")
-			var samples []string
-			n := 0
-			for _, l := range s.logs {
-				for i := range l.findings {
-					if l.causes[i] != c {
-						continue
-					}
-					n++
-					if len(samples) < SamplesPerCluster {
-						x := &l.findings[i]
-						samples = append(samples, strings.TrimSpace(termLocation(x)+" "+termquote.QuoteName(x.CallID)))
-					}
-				}
-			}
 			more := ""
-			if n > len(samples) {
-				more = fmt.Sprintf(", … (%d more)", n-len(samples))
+			if c.n > len(c.samples) {
+				more = fmt.Sprintf(", … (%d more)", c.n-len(c.samples))
 			}
-			fmt.Fprintf(w, "  samples: %s%s\n", strings.Join(samples, ", "), more)
+			fmt.Fprintf(w, "  samples: %s%s\n", strings.Join(c.samples, ", "), more)
 		}
 	}
 	fmt.Fprintln(w)
@@ -224,16 +243,6 @@ func (s *textSink) Close(t *Totals) error {
 		fmt.Fprintln(w, hint)
 	}
 	return w.Flush()
-}
-
-func worstOf(fs []replay.Finding) replay.Severity {
-	w := replay.Severity(-1)
-	for i := range fs {
-		if fs[i].Sev > w {
-			w = fs[i].Sev
-		}
-	}
-	return w
 }
 
 // writeFinding prints one finding; what came from the log (message parts,

@@ -15,6 +15,9 @@ import (
 	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
+// (See evict.go for the size bound, and build for how what esbuild read
+// is hashed as it was read.)
+//
 // A bundle is cached in the user's cache directory
 // (os.UserCacheDir()/dsh-replay/bundles; DSH_REPLAY_CACHE_DIR names
 // another, "off" turns it off) under a key of what is bundled (the entry,
@@ -76,7 +79,7 @@ func cacheKey(entry string, installed bool) string {
 }
 
 func hashFile(path string) (string, bool) {
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path)
 	if err != nil {
 		return "", false
 	}
@@ -125,9 +128,16 @@ func dirStamp(dir string) (int64, bool) {
 // contextFiles are the files that shape resolution in a directory.
 var contextFiles = []string{"package.json", "tsconfig.json", "tsconfig.base.json"}
 
-// manifest describes what a bundle was made from.
-func manifest(entry string, inputs []string, b built) jsonv.Value {
+// manifest describes what a bundle was made from; read holds the hashes of
+// what the build read (the files esbuild loaded, their source maps, the
+// entry's package and tsconfig files as they were before it began). ok is
+// false when one of those has changed since: the bundle may hold the old
+// content and must not be filed under the new.
+func manifest(entry string, inputs []string, b built, read map[string]string) (_ jsonv.Value, ok bool) {
 	files := map[string]bool{}
+	for f := range read {
+		files[f] = true
+	}
 	dirs := map[string]bool{}
 	addContext := func(dir string) {
 		dirs[dir] = true
@@ -173,7 +183,11 @@ func manifest(entry string, inputs []string, b built) jsonv.Value {
 	var fs, ds []jsonv.Value
 	for _, f := range sortedKeys(files) {
 		stamp := fileStamp(f) // before hashing: a write in between leaves it stale
-		if sum, ok := hashFile(f); ok {
+		sum, ok := hashFile(f)
+		if want, was := read[f]; was && (!ok || sum != want) {
+			return jsonv.Value{}, false // changed while it was bundled
+		}
+		if ok {
 			fs = append(fs, jsonv.Arr(jsonv.Str(f), jsonv.Str(sum), jsonv.Str(stamp)))
 		}
 	}
@@ -190,7 +204,25 @@ func manifest(entry string, inputs []string, b built) jsonv.Value {
 		jsonv.M("map", jsonv.Str(hashBytes(b.srcMap))),
 		jsonv.M("files", jsonv.Arr(fs...)),
 		jsonv.M("dirs", jsonv.Arr(ds...)),
-	)
+	), true
+}
+
+// contextBefore hashes the package and tsconfig files of the entry's
+// directories before a build, for manifest's check.
+func contextBefore(entry string) map[string]string {
+	out := map[string]string{}
+	for d := filepath.Dir(entry); ; d = filepath.Dir(d) {
+		for _, f := range contextFiles {
+			p := filepath.Join(d, f)
+			if sum, ok := hashFile(p); ok {
+				out[p] = sum
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return out
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -205,7 +237,7 @@ func sortedKeys(m map[string]bool) []string {
 // cachedBundle is the cached bundle for key when everything it was made
 // from is unchanged.
 func cachedBundle(dir, key, entry string) (b built, ok bool) {
-	mb, err := os.ReadFile(filepath.Join(dir, key+".json"))
+	mb, err := readRegular(filepath.Join(dir, key+".json"))
 	if err != nil {
 		return built{}, false
 	}
@@ -224,7 +256,7 @@ func cachedBundle(dir, key, entry string) (b built, ok bool) {
 		}
 	}
 	read := func(ext, field string) ([]byte, bool) {
-		data, err := os.ReadFile(filepath.Join(dir, key+ext))
+		data, err := readRegular(filepath.Join(dir, key+ext))
 		return data, err == nil && hashBytes(data) == m.Get(field).Str()
 	}
 	if b.code, ok = read(".js", "code"); !ok {
@@ -234,19 +266,28 @@ func cachedBundle(dir, key, entry string) (b built, ok bool) {
 		return built{}, false
 	}
 	b.real = m.Get("real").IsBool() && m.Get("real").Bool()
+	// The manifest's time is the bundle's last use, for eviction.
+	now := time.Now()
+	os.Chtimes(filepath.Join(dir, key+".json"), now, now)
 	return b, true
 }
 
 // storeBundle writes the bundle and its map, then the manifest, each
 // atomically.
-func storeBundle(dir, key, entry string, b built, inputs []string) {
+func storeBundle(dir, key, entry string, b built, inputs []string, read map[string]string) {
+	m, ok := manifest(entry, inputs, b, read)
+	if !ok {
+		return // used for this run, not kept: the next run bundles again
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return
 	}
 	if writeAtomic(filepath.Join(dir, key+".js"), b.code) != nil || writeAtomic(filepath.Join(dir, key+".map"), b.srcMap) != nil {
 		return
 	}
-	writeAtomic(filepath.Join(dir, key+".json"), []byte(jsonv.Encode(manifest(entry, inputs, b))))
+	if writeAtomic(filepath.Join(dir, key+".json"), []byte(jsonv.Encode(m))) == nil {
+		evict(dir, CacheMax(), key)
+	}
 }
 
 func writeAtomic(path string, data []byte) error {

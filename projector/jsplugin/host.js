@@ -494,9 +494,14 @@
     // view appends it; the sandbox asks for it the same way.
     if (instance && typeof instance.requireCodeTransport === "function") { tools.push(instance.requireCodeTransport()); }
     var failures = [];
-    pending.forEach(function (p) { p.then(noop, function (e) { failures.push(e); }); });
+    var settled = { n: 0 };
+    pending.forEach(function (p) {
+      p.then(function () { settled.n++; }, function (e) { settled.n++; failures.push(e); });
+    });
     startSession();
-    return { touched: touched.join(" "), failures: failures };
+    // unsettled counts the promises still pending once the jobs have run:
+    // with no timers or I/O in the sandbox they never will settle.
+    return { touched: touched.join(" "), failures: failures, unsettled: function () { return pending.length - settled.n; } };
   };
   g.__dshTools = tools;
   g.__dshDefined = function (t) { return t[DEFINED] === true; };

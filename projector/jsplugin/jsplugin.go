@@ -1,8 +1,8 @@
 package jsplugin
 
 import (
-	"bytes"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +89,21 @@ func (e *TimeoutError) Error() string {
 
 // FindingClass names the verify finding class.
 func (e *TimeoutError) FindingClass() string { return "projector-timeout" }
+
+// ResourceError: a projector grew the heap past MemoryBudget and was
+// stopped.
+type ResourceError struct {
+	Tool, Projector string
+	Budget          uint64
+	At              string // where it was stopped (file:line:col), when known
+}
+
+func (e *ResourceError) Error() string {
+	return fmt.Sprintf("%s of plugin tool %q grew the heap past its memory budget (%d MiB; %s sets it) and was stopped%s", e.Projector, e.Tool, e.Budget>>20, MemoryEnv, at(e.At))
+}
+
+// FindingClass names the verify finding class.
+func (e *ResourceError) FindingClass() string { return "projector-resource" }
 
 // UnsupportedError: a projector used something Node gives it that the
 // sandbox does not (URL, Buffer, a regular expression with \p{...} or named
@@ -419,18 +436,97 @@ func bundle(entry string, installed bool) (built, error) {
 			return b, nil
 		}
 	}
-	b, inputs, err := build(entry, installed)
+	var pre map[string]string
+	if dir != "" {
+		pre = contextBefore(entry)
+	}
+	b, inputs, read, err := build(entry, installed)
+	if afterBuild != nil {
+		afterBuild()
+	}
 	if err == nil && dir != "" {
-		storeBundle(dir, key, entry, b, inputs)
+		for f, sum := range pre {
+			if got, ok := read[f]; ok && got != sum {
+				return b, nil // changed while it was bundled: not kept
+			}
+			read[f] = sum
+		}
+		storeBundle(dir, key, entry, b, inputs, read)
 	}
 	return b, err
 }
 
+// afterBuild, when set, runs between a build and its storing (tests save a
+// file there, as an editor might while esbuild runs).
+var afterBuild func()
+
+// inputLoader is the loader esbuild would pick for a file it reads itself
+// (ok false: one the build leaves to esbuild).
+func inputLoader(path string) (l api.Loader, js, ok bool) {
+	switch strings.TrimLeft(filepath.Ext(path), ".") {
+	case "js", "mjs", "cjs":
+		return api.LoaderJS, true, true
+	case "ts", "mts", "cts":
+		return api.LoaderTS, true, true
+	case "tsx":
+		return api.LoaderTSX, true, true
+	case "jsx":
+		return api.LoaderJSX, true, true
+	case "json":
+		return api.LoaderJSON, false, true
+	}
+	return api.LoaderNone, false, false
+}
+
+var sourceMapComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*//[#@][ \t]*sourceMappingURL=([^\s'"]+)[ \t]*$`)
+})
+
+// inputMap handles the source map a built input names: a map file beside
+// it is read (and tracked, as an input of the bundle); one that does not
+// parse is dropped from the source, so that it costs the positions in that
+// file and never the plugin.
+func inputMap(src []byte, path string, record func(string, []byte)) []byte {
+	loc := sourceMapComment().FindAllSubmatchIndex(src, -1)
+	if len(loc) == 0 {
+		return src
+	}
+	last := loc[len(loc)-1]
+	ref := string(src[last[2]:last[3]])
+	if strings.HasPrefix(ref, "data:") {
+		return src
+	}
+	if u, err := url.PathUnescape(ref); err == nil {
+		ref = u
+	}
+	mapPath := filepath.Join(filepath.Dir(path), filepath.FromSlash(ref))
+	data, err := readRegular(mapPath)
+	if err == nil {
+		record(mapPath, data)
+		if _, err = sourcemap.Parse(mapPath, data); err == nil && json.Valid(data) {
+			return src
+		}
+	}
+	out := append([]byte(nil), src[:last[0]]...)
+	return append(out, src[last[1]:]...)
+}
+
 // build runs esbuild (bundle without the cache); inputs are the files it
 // read.
-func build(entry string, installed bool) (b built, inputs []string, err error) {
+func build(entry string, installed bool) (b built, inputs []string, read map[string]string, err error) {
 	real := false
 	builds.Add(1)
+	// What esbuild is given is read here and hashed as read: the cache files
+	// a bundle under the content it was made from, even when a file is
+	// saved while it runs.
+	read = map[string]string{}
+	var readMu sync.Mutex
+	record := func(path string, data []byte) {
+		sum := hashBytes(data)
+		readMu.Lock()
+		read[path] = sum
+		readMu.Unlock()
+	}
 	stubs := api.Plugin{
 		Name: "dsh-replay-sandbox",
 		Setup: func(b api.PluginBuild) {
@@ -465,13 +561,24 @@ func build(entry string, installed bool) (b built, inputs []string, err error) {
 			// import.meta has no value in one IIFE: a module's own URL is
 			// written in as Node would give it, and the JSON a module reads
 			// with createRequire(import.meta.url)('./x.json') is bundled.
-			b.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|c[jt]s)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-				src, err := os.ReadFile(a.Path)
-				if err != nil || !bytes.Contains(src, []byte("import.meta")) {
-					return api.OnLoadResult{}, nil
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				loader, isJS, ok := inputLoader(a.Path)
+				if !ok {
+					return api.OnLoadResult{}, nil // esbuild's own (hashed after)
 				}
-				s := importMeta(string(src), a.Path)
-				return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+				src, err := readRegular(a.Path)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				record(a.Path, src)
+				if isJS {
+					src = inputMap(src, a.Path, record)
+				}
+				s := string(src)
+				if isJS && strings.Contains(s, "import.meta") {
+					s = importMeta(s, a.Path)
+				}
+				return api.OnLoadResult{Contents: &s, Loader: loader, ResolveDir: filepath.Dir(a.Path)}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "dsh-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 				s := fmt.Sprintf("module.exports = globalThis.__dshNodeModule(%q);", a.Path)
@@ -523,7 +630,7 @@ func build(entry string, installed bool) (b built, inputs []string, err error) {
 			}
 			msgs = append(msgs, where+m.Text)
 		}
-		return built{real: real}, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
+		return built{real: real}, nil, nil, fmt.Errorf("bundling: %s", strings.Join(msgs, "; "))
 	}
 	b.real = real
 	for _, f := range res.OutputFiles {
@@ -534,9 +641,9 @@ func build(entry string, installed bool) (b built, inputs []string, err error) {
 		}
 	}
 	if b.code == nil {
-		return b, nil, errors.New("bundling produced no output")
+		return b, nil, nil, errors.New("bundling produced no output")
 	}
-	return b, metafileInputs(res.Metafile, filepath.Dir(entry)), nil
+	return b, metafileInputs(res.Metafile, filepath.Dir(entry)), read, nil
 }
 
 var (
@@ -564,18 +671,6 @@ func importMeta(src, path string) string {
 		}
 	}
 	return src[:at] + decl + src[at:]
-}
-
-func loaderFor(path string) api.Loader {
-	switch strings.TrimLeft(filepath.Ext(path), ".") {
-	case "ts", "mts", "cts":
-		return api.LoaderTS
-	case "tsx":
-		return api.LoaderTSX
-	case "jsx":
-		return api.LoaderJSX
-	}
-	return api.LoaderJS
 }
 
 // standIn is the stand-in host's scripts, compiled once for every runtime.
@@ -692,6 +787,12 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 		return nil, "", fmt.Errorf("apply(ctx, config) rejected: %s", strings.TrimSpace(stringOf(fails.Get("0"))))
 	}
 	touched := res.Get("touched")
+	unsettled := 0
+	if f, ok := goja.AssertFunction(res.Get("unsettled")); ok {
+		if n, err := f(goja.Undefined()); err == nil {
+			unsettled = int(n.ToInteger())
+		}
+	}
 	call, ok := goja.AssertFunction(rt.Get("__dshCall"))
 	if !ok {
 		return nil, "", errors.New("stand-in host broken: no __dshCall")
@@ -699,7 +800,7 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 	v.call = call
 	v.json, _ = goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
 	if p.defs == nil {
-		if err := p.readDefs(rt, touched.String()); err != nil {
+		if err := p.readDefs(rt, touched.String(), unsettled); err != nil {
 			return nil, "", err
 		}
 	}
@@ -709,9 +810,14 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 // readDefs reads the registered definitions; touched names the ctx
 // members the plugin used that the stand-in does not model, for the error
 // when none was registered.
-func (p *Plugin) readDefs(rt *goja.Runtime, touched string) error {
+func (p *Plugin) readDefs(rt *goja.Runtime, touched string, unsettled int) error {
 	tools := rt.Get("__dshTools").ToObject(rt)
 	n := int(tools.Get("length").ToInteger())
+	if n == 0 && unsettled > 0 {
+		// The sandbox has no timers, I/O or events: what it awaits never
+		// comes, and the tools it would register after it never are.
+		return errors.New("apply(ctx, config) never settles: the promise it returned is still pending once every job has run (it awaits something the sandbox never provides: a timer, I/O, an event), and it registered no tools before that")
+	}
 	if n == 0 {
 		msg := "the plugin defines no tools: apply(ctx, config) registered none with ctx.tools.register(def)"
 		if touched != "" {
@@ -922,47 +1028,109 @@ const (
 	clockB = clockA + 400*86400000 + 12345
 )
 
+// MemoryBudget bounds how far the Go heap may grow during one projector
+// call (or a plugin's load) before the call is stopped as
+// projector-resource: goja has no allocation accounting, so a watchdog
+// samples the heap while the call runs. The heap is the process's, so the
+// budget is generous (other logs are read meanwhile); $DSH_REPLAY_PLUGIN_MEMORY
+// (MiB) overrides it.
+var MemoryBudget = memoryBudget()
+
+// DefaultMemoryBudget is MemoryBudget's default: 256 MiB.
+const DefaultMemoryBudget = 256 << 20
+
+// MemoryEnv names the variable that sets MemoryBudget in MiB.
+const MemoryEnv = "DSH_REPLAY_PLUGIN_MEMORY"
+
+func memoryBudget() uint64 {
+	if n, err := strconv.ParseUint(os.Getenv(MemoryEnv), 10, 32); err == nil && n > 0 {
+		return n << 20
+	}
+	return DefaultMemoryBudget
+}
+
+// memTick is how often the watchdog samples the heap: a string that
+// doubles reaches a GB in well under a second.
+const memTick = 2 * time.Millisecond
+
+// heapBytes is the heap the program's objects occupy (live or not yet
+// swept); reading it does not stop the world.
+func heapBytes(sample []metrics.Sample) uint64 {
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
+}
+
+// Why a watch stopped a call.
+const (
+	stopDeadline = "deadline"
+	stopMemory   = "memory"
+)
+
 // watch interrupts rt once the running call has used limit of CPU time
 // (the thread's own, where the system tells it; wall time elsewhere), or
 // ten times that in wall time, so that a busy machine does not stop a slow
-// but finite projector. stop ends the watch and reports whether it fired.
-func watch(rt *goja.Runtime, limit time.Duration) (stop func() bool) {
+// but finite projector; or once the heap has grown by MemoryBudget since
+// it began. stop ends the watch and says why it fired ("" when it did
+// not).
+func watch(rt *goja.Runtime, limit time.Duration) (stop func() string) {
 	read, release := threadCPU()
 	var start time.Duration
 	if read != nil {
 		start = read()
 	}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	heap0 := heapBytes(sample)
 	began := time.Now()
-	var fired atomic.Bool
+	var fired atomic.Value
+	fired.Store("")
 	done, exited := make(chan struct{}), make(chan struct{})
 	tick := min(max(limit/20, time.Millisecond), 50*time.Millisecond)
 	go func() {
 		defer close(exited)
-		t := time.NewTicker(tick)
+		t := time.NewTicker(min(tick, memTick))
 		defer t.Stop()
+		lastCPU := began
 		for {
 			select {
 			case <-done:
 				return
-			case <-t.C:
+			case now := <-t.C:
+				if h := heapBytes(sample); h > heap0 && h-heap0 > MemoryBudget {
+					fired.Store(stopMemory)
+					rt.Interrupt(fmt.Sprintf("the heap grew past the plugin memory budget (%d MiB)", MemoryBudget>>20))
+					return
+				}
+				if now.Sub(lastCPU) < tick {
+					continue
+				}
+				lastCPU = now
 				wall := time.Since(began)
 				used := wall
 				if read != nil {
 					used = read() - start
 				}
 				if used >= limit || wall >= 10*limit {
-					fired.Store(true)
+					fired.Store(stopDeadline)
 					rt.Interrupt("deadline")
 					return
 				}
 			}
 		}
 	}()
-	return func() bool {
+	return func() string {
 		close(done)
 		<-exited // no interrupt lands after the watch
 		release()
-		return fired.Load()
+		why := fired.Load().(string)
+		if why == stopMemory {
+			// What the call built is garbage now: give it back before the
+			// next call (or the next log) needs the room.
+			debug.FreeOSMemory()
+		}
+		return why
 	}
 }
 
@@ -993,7 +1161,7 @@ func (v *vm) run(d *toolDef, which string, args, second jsonv.Value, at float64)
 	if err == nil {
 		out, bad, err = v.result(res)
 	}
-	timedOut := stop()
+	stopped := stop()
 	rt.ClearInterrupt()
 	v.calling = false
 	switch {
@@ -1001,7 +1169,9 @@ func (v *vm) run(d *toolDef, which string, args, second jsonv.Value, at float64)
 		return jsonv.Value{}, false, &ImpureError{Tool: d.name, Projector: which, Global: v.impure, Why: v.impureWhy, At: sourceAt(err)}
 	case v.unsupported != "":
 		return jsonv.Value{}, false, &UnsupportedError{Tool: d.name, Projector: which, Feature: v.unsupported, Why: v.unsupportedWhy, At: sourceAt(err)}
-	case timedOut:
+	case stopped == stopMemory:
+		return jsonv.Value{}, false, &ResourceError{Tool: d.name, Projector: which, Budget: MemoryBudget, At: sourceAt(err)}
+	case stopped == stopDeadline:
 		return jsonv.Value{}, false, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
 	case err != nil:
 		msg := thrownMessage(err)

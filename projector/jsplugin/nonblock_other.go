@@ -1,0 +1,5 @@
+//go:build !unix
+
+package jsplugin
+
+const oNonblock = 0

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/dsh-replay/dsh-replay/replay"
+)
+
+// A finding spooled by a report that writes it only at the end (text): the
+// fields a report prints, length-prefixed, with the index of its cluster.
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// encodeFinding appends f (and its cluster index) to b.
+func encodeFinding(b []byte, f *replay.Finding, cluster int) []byte {
+	b = binary.AppendUvarint(b, uint64(cluster))
+	b = binary.AppendVarint(b, int64(f.Sev))
+	b = binary.AppendVarint(b, int64(f.Line))
+	for _, s := range []string{string(f.Class), f.SubKind, f.File, f.CallID, f.Tool, f.Projector, f.Message, f.Pointer} {
+		b = appendString(b, s)
+	}
+	b = binary.AppendUvarint(b, uint64(len(f.Diff)))
+	for _, d := range f.Diff {
+		b = appendString(b, d)
+	}
+	return b
+}
+
+var errSpoolCorrupt = errors.New("report spool: corrupt record")
+
+// decodeFinding reads back what encodeFinding wrote.
+func decodeFinding(r *bufio.Reader, f *replay.Finding) (cluster int, err error) {
+	u := func() uint64 {
+		if err != nil {
+			return 0
+		}
+		var v uint64
+		v, err = binary.ReadUvarint(r)
+		return v
+	}
+	v := func() int64 {
+		if err != nil {
+			return 0
+		}
+		var x int64
+		x, err = binary.ReadVarint(r)
+		return x
+	}
+	str := func() string {
+		n := u()
+		if err != nil {
+			return ""
+		}
+		if n <= 4096 {
+			buf := make([]byte, n)
+			_, err = io.ReadFull(r, buf)
+			return string(buf)
+		}
+		// A long one grows as it is read: a corrupt length fails at the
+		// end of the spool, not in one huge allocation.
+		var b strings.Builder
+		var m int64
+		if m, err = io.CopyN(&b, r, int64(min(n, 1<<62))); err == nil && uint64(m) != n {
+			err = errSpoolCorrupt
+		}
+		return b.String()
+	}
+	cluster = int(u())
+	f.Sev = replay.Severity(v())
+	f.Line = int(v())
+	f.Class = replay.Class(str())
+	f.SubKind, f.File, f.CallID, f.Tool, f.Projector, f.Message, f.Pointer = str(), str(), str(), str(), str(), str(), str()
+	n := u()
+	f.Diff = nil
+	for i := uint64(0); i < n && err == nil; i++ {
+		f.Diff = append(f.Diff, str())
+	}
+	return cluster, err
+}
