@@ -492,7 +492,7 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				rec.host = HostOfSystemPrompt(raw)
 				rec.migrated = rec.typ == "system/message" && bytes.Contains(raw, migratedSystemID)
 			case needsData(rec.typ):
-				rec.data = decodeData(r, rec.typ, rec.mode)
+				rec.data = decodeData(r, rec.typ, rec.mode, &rec.bad)
 			default:
 				r.Skip()
 			}
@@ -571,7 +571,7 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 		case needsData(rec.typ):
 			p := jsonv.NewObjectReader(append(append([]byte(`{"data":`), dataRaw...), '}'), true)
 			if p.Next() {
-				rec.data = decodeData(&p, rec.typ, rec.mode)
+				rec.data = decodeData(&p, rec.typ, rec.mode, &rec.bad)
 			}
 		}
 	}
@@ -753,7 +753,7 @@ func decodePacked(r *jsonv.ObjectReader, rec *record, info *packedInfo) {
 // pass that still checks all of it: small members are parsed, a result's
 // content, meta and value become lazy values (decoded when a consumer looks
 // at them), and an assistant message keeps only its tool-call blocks.
-func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value {
+func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode, bad *string) jsonv.Value {
 	if mode != decodeShapes {
 		switch typ {
 		case "tool/result", "tool/code-dispatch", "tool/ptc-dispatch":
@@ -850,6 +850,11 @@ func decodeData(r *jsonv.ObjectReader, typ string, mode decodeMode) jsonv.Value 
 				return blocks(r), true
 			case "turn", "step", "provenance":
 				return r.Parse(), true
+			case "stream": // format 2 on
+				if why := checkStream(r); why != "" && *bad == "" {
+					*bad = "malformed assistant/message stream: " + why
+				}
+				return jsonv.Value{}, false
 			}
 			r.Skip()
 			return jsonv.Value{}, false

@@ -1,5 +1,11 @@
 package logformat
 
+import (
+	"strconv"
+
+	"github.com/dsh-replay/dsh-replay/jsonv"
+)
+
 // Session log format versions. DSH wrote version 0 up to 0.1.2; later
 // releases write newer versions beside the old file (see generations.go):
 //
@@ -76,6 +82,144 @@ func knownIn(typ string, v int) bool {
 		return v >= 4
 	}
 	return false
+}
+
+// checkStream checks the stream of a format 2+ assistant/message (its
+// data.stream) as v0's packed rows are checked, where a record could not
+// be what the model streamed: a packed record (text-chunks,
+// reasoning-chunks, tool-call-chunks) must have time0, dt, and a non-empty
+// texts/args array of strings one longer than dt, whose times stay safe
+// integers; tool-call-chunks an id string; a chunk record a safe-integer
+// time and a chunk object. Other record types and extra members are left
+// to upstream. It reads r's current value; "" when it is sound.
+func checkStream(r *jsonv.ObjectReader) string {
+	arr, ok := r.EnterArray()
+	if !ok {
+		r.Skip()
+		return "stream is not an array"
+	}
+	why := ""
+	for i := 0; arr.Next(); i++ {
+		rec, ok := arr.EnterObject()
+		if !ok {
+			arr.Skip()
+			if why == "" {
+				why = "record " + strconv.Itoa(i) + " is not an object"
+			}
+			continue
+		}
+		if w := checkStreamRecord(&rec); w != "" && why == "" {
+			why = "record " + strconv.Itoa(i) + ": " + w
+		}
+		arr.LeaveObject(&rec)
+	}
+	r.LeaveArray(&arr)
+	return why
+}
+
+func checkStreamRecord(rec *jsonv.ObjectReader) string {
+	var (
+		typ                     string
+		hasTime, hasTime0       bool
+		timeOK, chunkOK, idOK   = true, false, false
+		members, dtLen          = -1, -1
+		payloadOK, dtOK         = true, true
+		time0, minSum, maxSum   int64
+		packedSeen, payloadSeen bool
+	)
+	for rec.Next() {
+		switch string(rec.Key()) {
+		case "type":
+			typ, _ = stringValue(rec)
+		case "time":
+			hasTime = true
+			_, timeOK = safeInt(rec.RawValue())
+		case "time0":
+			hasTime0 = true
+			var ok bool
+			time0, ok = safeInt(rec.RawValue())
+			timeOK = timeOK && ok
+		case "chunk":
+			chunkOK = rec.First() == '{'
+			rec.Skip()
+		case "id":
+			idOK = rec.First() == '"'
+			rec.Skip()
+		case "texts", "args":
+			payloadSeen = true
+			a, ok := rec.EnterArray()
+			if !ok {
+				payloadOK = false
+				rec.Skip()
+				continue
+			}
+			members = 0
+			for a.Next() {
+				if a.First() != '"' {
+					payloadOK = false
+				}
+				a.Skip()
+				members++
+			}
+			rec.LeaveArray(&a)
+		case "dt":
+			packedSeen = true
+			a, ok := rec.EnterArray()
+			if !ok {
+				dtOK = false
+				rec.Skip()
+				continue
+			}
+			dtLen = 0
+			var sum int64
+			for a.Next() {
+				n, ok := safeInt(a.RawValue())
+				dtOK = dtOK && ok
+				sum += n
+				if sum > 2*maxSafe || sum < -2*maxSafe {
+					dtOK = false
+				}
+				minSum, maxSum = min(minSum, sum), max(maxSum, sum)
+				dtLen++
+			}
+			rec.LeaveArray(&a)
+		default:
+			rec.Skip()
+		}
+	}
+	if rec.Err() != nil {
+		return "" // the line's syntax error is reported as such
+	}
+	switch typ {
+	case "chunk":
+		switch {
+		case !hasTime || !timeOK:
+			return "chunk record time must be a safe integer"
+		case !chunkOK:
+			return "chunk record without a chunk object"
+		}
+	case "text-chunks", "reasoning-chunks", "tool-call-chunks":
+		payload := "texts"
+		if typ == "tool-call-chunks" {
+			payload = "args"
+			if !idOK {
+				return typ + " record id must be a string"
+			}
+		}
+		switch {
+		case !hasTime0 || !timeOK:
+			return typ + " record time0 must be a safe integer"
+		case !payloadSeen || !payloadOK || members <= 0:
+			return typ + " record " + payload + " must be a non-empty string array"
+		case !packedSeen || !dtOK:
+			return typ + " record dt must be an array of safe integers"
+		case dtLen != members-1:
+			return typ + " record dt length " + strconv.Itoa(dtLen) + " does not match " + strconv.Itoa(members) + " members"
+		case time0+minSum < -maxSafe || time0+maxSum > maxSafe:
+			return typ + " record member times must stay safe integers"
+		}
+	}
+	return ""
 }
 
 // isSubStart and isSubSettle name Code Mode's sub-call events: code-dispatch

@@ -108,6 +108,11 @@ const (
 	evTurnEnd = `{"type":"turn/end","seq":3,"time":3,"data":{"turn":1,"reason":{"kind":"completed"}}}`
 )
 
+// streamMsg is a format 2+ assistant/message (seq 1) with stream records.
+func streamMsg(records string) string {
+	return `{"type":"assistant/message","seq":1,"time":1,"data":{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[{"type":"text","text":"x"}],"source":{"kind":"model"}},"stream":[` + records + `]},"surfaceOp":"append"}`
+}
+
 func evResult(msg string) string {
 	return `{"type":"tool/result","seq":2,"time":2,"data":{"turn":1,"step":1,"message":` + msg + `},"sourceEventSeqs":[1],"surfaceOp":"append"}`
 }
@@ -147,6 +152,11 @@ func TestFormatsStructure(t *testing.T) {
 		{"v2 error without isError", "2", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `}},"sourceEventSeqs"`, `},"error":{"name":"E","code":"X"}},"sourceEventSeqs"`, 1), evTurnEnd}, "", 0, false},
 		{"v3 surface event without surfaceOp", "3", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `,"surfaceOp":"append"`, "", 1), evTurnEnd}, ":4: corrupt session log: format 3 tool/result without surfaceOp", 0, false},
 		{"v2 surface event without surfaceOp", "2", []string{evTurn, evCall, strings.Replace(evResult(wrapper), `,"surfaceOp":"append"`, "", 1), evTurnEnd}, "", 0, false},
+		{"v2 stream dt length", "2", []string{evTurn, streamMsg(`{"type":"text-chunks","time0":1,"index":0,"dt":[1,1],"texts":["a","b"]}`), evTurnEnd}, ":3: corrupt session log: malformed assistant/message stream: record 0: text-chunks record dt length 2 does not match 2 members", 0, false},
+		{"v3 stream empty texts", "3", []string{evTurn, streamMsg(`{"type":"chunk","time":1,"chunk":{}},{"type":"reasoning-chunks","time0":1,"index":0,"dt":[],"texts":[]}`), evTurnEnd}, ":3: corrupt session log: malformed assistant/message stream: record 1: reasoning-chunks record texts must be a non-empty string array", 0, false},
+		{"v4 stream tool-call id", "4", []string{evTurn, streamMsg(`{"type":"tool-call-chunks","time0":1,"index":0,"id":7,"dt":[],"args":["{}"]}`), evTurnEnd}, ":3: corrupt session log: malformed assistant/message stream: record 0: tool-call-chunks record id must be a string", 0, false},
+		{"v2 stream chunk time", "2", []string{evTurn, streamMsg(`{"type":"chunk","time":1.5,"chunk":{}}`), evTurnEnd}, ":3: corrupt session log: malformed assistant/message stream: record 0: chunk record time must be a safe integer", 0, false},
+		{"v2 stream sound", "2", []string{evTurn, streamMsg(`{"type":"chunk","time":1,"chunk":{"type":"finish"}},{"type":"tool-call-chunks","time0":1,"index":0,"id":"c","name":"n","dt":[0],"args":["{","}"]},{"type":"later-kind","x":1}`), evTurnEnd}, "", 0, false},
 		{"v5", "5", []string{evTurn}, ":1: session log format version 5 is not supported: it was written by a newer harness (this build reads versions 0 to 4)", 0, false},
 		{"v-1", "-1", []string{evTurn}, ":1: session log format version -1 is not supported: it was written by a different harness", 0, false},
 		{"v1e3", "1e3", []string{evTurn}, ":1: session log format version 1e3 is not supported: it was written by a newer harness", 0, false},
@@ -170,6 +180,17 @@ func TestFormatsStructure(t *testing.T) {
 				t.Errorf("isError %v", calls[0].IsError)
 			}
 		})
+	}
+}
+
+// A malformed stream after the last turn/end is a torn tail, as a
+// malformed packed row is in format 0.
+func TestFormatsStreamTornTail(t *testing.T) {
+	bad := strings.Replace(streamMsg(`{"type":"text-chunks","time0":1,"index":0,"dt":[],"texts":["a","b"]}`), `"seq":1`, `"seq":2`, 1)
+	end := strings.Replace(evTurnEnd, `"seq":3`, `"seq":1`, 1)
+	_, sum, err := readAll(t, formatLog(t, "2", evTurn, end, bad), Options{})
+	if err != nil || sum.TornTails != 1 || !strings.Contains(sum.Notices[0].Msg, "malformed assistant/message stream") {
+		t.Errorf("%v %+v", err, sum.Notices)
 	}
 }
 
