@@ -157,10 +157,9 @@ func (p *Printer) Declined() []*Declined {
 	return out
 }
 
-func (p *Printer) noteDeclined(c *logformat.Call, why string) {
-	hint := ""
-	if alt := p.Reg.AcceptingVariant(c.Name, c.Arguments); alt != nil {
-		hint = fmt.Sprintf("; the %s variant of %s accepts them: run with %s", alt.Plugin, c.Name, alt.Selects)
+func (p *Printer) noteDeclined(c *logformat.Call, why, hint string) {
+	if hint != "" {
+		hint = "; " + hint
 	}
 	key := c.Name + "\x00" + hint
 	d := p.declined[key]
@@ -183,18 +182,45 @@ type views struct {
 
 func (p *Printer) present(c *logformat.Call) views {
 	var v views
-	tool := p.Reg.PresenterTool(c.Name, c.Host, c.Release, c.Arguments)
+	rec := Recorded(c)
+	check := p.Reg.CheckArgs(&rec)
+	tool := check.Tool
 	if tool == nil || c.ArgumentsError != "" || c.Arguments.IsUndefined() {
 		return v
 	}
-	if viol := tool.Declines(c.Arguments); len(viol) > 0 {
-		p.noteDeclined(c, viol[0].Message)
+	if len(check.Declined) > 0 {
+		if !check.Expected {
+			p.noteDeclined(c, check.Declined[0].Message, check.Hint)
+		}
+		return v // the generic card
 	}
 	v.call, v.callErr = tool.CallView(c.Arguments)
 	if c.HasResult {
 		v.result, v.resultErr = tool.ResultView(c.Arguments, projector.Result{Content: c.Content, IsError: c.IsError, Meta: c.Meta})
 	}
 	return v
+}
+
+// Recorded is what the registry judges a call's arguments by.
+func Recorded(c *logformat.Call) projector.Recorded {
+	return projector.Recorded{Name: c.Name, Host: c.Host, Release: c.Release, Team: c.Team, Args: c.Arguments, ExecArgs: ExecArgs(c),
+		HasResult: c.HasResult, IsError: c.IsError, Error: c.Error, Content: c.Content,
+		Synthetic: c.Synthetic, SubCall: c.IsSubCall}
+}
+
+// ExecArgs are the arguments as execution saw them: `raw ? JSON.parse(raw)
+// : {}`, the raw string when parsing fails; a sub-call's are already JSON.
+func ExecArgs(c *logformat.Call) jsonv.Value {
+	if c.IsSubCall {
+		return c.Arguments
+	}
+	if c.RawArguments == "" {
+		return jsonv.Obj()
+	}
+	if c.ArgumentsError != "" || c.Arguments.IsUndefined() {
+		return jsonv.Str(c.RawArguments)
+	}
+	return c.Arguments
 }
 
 // entry builds the renderer's view of a call, running its presenters.

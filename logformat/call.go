@@ -45,6 +45,11 @@ type Call struct {
 	// "lasmex"), from the default identity line of the last system prompt
 	// before the call; "" when unknown.
 	Host string
+	// Team: the calling agent is a DSH Agent Teams member (the latest
+	// request header's system prompt carries tool-agent-team's policy), so
+	// the team's scoped tools (send_message, list_agents, ...) shadow
+	// global ones of the same name.
+	Team bool
 	// Format is the session log format version the log was written in (0-4).
 	Format int
 	// Release is the oldest DSH release the log's format implies ("0.1.5"

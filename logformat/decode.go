@@ -66,6 +66,7 @@ type record struct {
 	// migrated: a system/message upstream's v2→v3 edge made (its id), so
 	// the log was first written in format 2 or older.
 	migrated bool
+	team     bool // request/header: IsTeamMember
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -490,6 +491,7 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				// v3 on: the system prompt is a system/message.
 				raw := r.RawValue()
 				rec.host = HostOfSystemPrompt(raw)
+				rec.team = IsTeamMember(raw)
 				rec.migrated = rec.typ == "system/message" && bytes.Contains(raw, migratedSystemID)
 			case needsData(rec.typ):
 				rec.data = decodeData(r, rec.typ, rec.mode, &rec.bad)
@@ -1100,6 +1102,14 @@ var (
 	dshIdentity    = []byte(`You are an AI agent powered by DeepSeek Harness.`)
 	lasmexIdentity = []byte(`You are an AI agent powered by LasmeX.`)
 )
+
+// teamPolicy opens the system-prompt section tool-agent-team registers in
+// every Team member's scope (its POLICY text).
+var teamPolicy = []byte(`Agent Teams is available in this session, but create teammates only when the user explicitly asks to use Agent Teams or teammates.`)
+
+// IsTeamMember reports whether a request header's raw JSON is a DSH Agent
+// Teams member's (its system prompt has the team policy section).
+func IsTeamMember(raw []byte) bool { return bytes.Contains(raw, teamPolicy) }
 
 // HostOfSystemPrompt is the host a request header's raw JSON names through
 // its default identity line: "dsh", "lasmex" or "".

@@ -223,6 +223,7 @@ type reader struct {
 	// upstream's v2→v3 migration made.
 	streamFormat   int
 	streamMigrated bool
+	team           bool // a request header showed a Team member (Call.Team)
 	opts           Options
 	fn             func(*Call) error
 	sum            Summary

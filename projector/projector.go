@@ -29,6 +29,10 @@ type Tool struct {
 	// RawPresenters marks presenters not wrapped by defineTool: no soft
 	// validation of arguments happens before they run.
 	RawPresenters bool
+	// ParametersUnknown marks a stand-in parameter schema (an MCP tool's,
+	// structured_output's caller schema): the log does not carry the one
+	// the host validated with, so arguments are not judged by it.
+	ParametersUnknown bool
 	// FinalizeContent is upstream's finalizeContent where replay can compute
 	// it: the content the call records given the outcome before it (render's
 	// content, and the meta). nil: none.

@@ -28,6 +28,10 @@ type Registry struct {
 	// releaseTools are the definitions DSH shipped from a later release
 	// than the ports' baseline, newest first (see LookupAt).
 	releaseTools map[string][]releaseTool
+	// scoped are tools a plugin registers in an agent's scope, shadowing
+	// global ones of the same name for that agent (tool-agent-team's, for
+	// Team members), by scope.
+	scoped map[string]map[string]*Tool
 
 	// dynamic caches matcher results (nil = no match) so a dynamic tool is
 	// compiled once and lookups are safe from parallel replay workers.
@@ -251,4 +255,35 @@ func (r *Registry) AddHostMatcher(host string, m Matcher) {
 		r.hostMatchers = map[string][]Matcher{}
 	}
 	r.hostMatchers[host] = append(r.hostMatchers[host], m)
+}
+
+// AddScopedTool registers a tool a plugin registers in an agent scope
+// (scope "team": tool-agent-team's). A call resolves to it when the log
+// shows the calling agent in that scope (see Recorded.Team), or when the
+// log does not say and only it accepts the arguments (see Resolve).
+func (r *Registry) AddScopedTool(scope string, t *Tool) error {
+	if t == nil || t.Name == "" {
+		return fmt.Errorf("tool without a name")
+	}
+	if r.scoped == nil {
+		r.scoped = map[string]map[string]*Tool{}
+	}
+	if r.scoped[scope] == nil {
+		r.scoped[scope] = map[string]*Tool{}
+	}
+	if _, dup := r.scoped[scope][t.Name]; dup {
+		return fmt.Errorf("tool %q registered twice in scope %s", t.Name, scope)
+	}
+	r.scoped[scope][t.Name] = t
+	return nil
+}
+
+// ScopedTools lists the tools registered in scope, by name.
+func (r *Registry) ScopedTools(scope string) []*Tool {
+	out := make([]*Tool, 0, len(r.scoped[scope]))
+	for _, t := range r.scoped[scope] {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }

@@ -28,36 +28,6 @@ type Variant struct {
 	Fork bool
 }
 
-// PresenterTool is the definition whose presenters draw a call of that
-// name with args from a log of host and release: the registry's, or the
-// other host's when only that one accepts the arguments (see Variant.Fork);
-// nil for an unknown tool.
-func (r *Registry) PresenterTool(name, host, release string, args jsonv.Value) *Tool {
-	t := r.LookupAt(name, host, release)
-	if t == nil || len(t.Declines(args)) == 0 || host != "" {
-		return t
-	}
-	if alt := r.ForkFor(name, args); alt != nil {
-		return alt
-	}
-	return t
-}
-
-// ForkFor is the fork variant whose tool of that name accepts args where
-// the registry's declines, or nil.
-func (r *Registry) ForkFor(name string, args jsonv.Value) *Tool {
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		if !v.Fork {
-			continue
-		}
-		if t := v.Tool(name); t != nil && (t.PresentCall != nil || t.PresentResult != nil) && len(t.Declines(args)) == 0 {
-			return t
-		}
-	}
-	return nil
-}
-
 // Declines reports the soft-validation violations for which the tool's
 // presenters return no view on args (none when it has no presenters or
 // they are not wrapped by defineTool).

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
@@ -37,9 +36,6 @@ type Options struct {
 type Engine struct {
 	reg  *projector.Registry
 	opts Options
-
-	mu    sync.Mutex
-	tools map[string]*projector.Tool // Lookup cache, so matchers compile once
 }
 
 // NewEngine builds an engine. The spill cap comes from the registry's
@@ -48,7 +44,7 @@ func NewEngine(reg *projector.Registry, opts Options) *Engine {
 	if opts.SpillCap == 0 {
 		opts.SpillCap = reg.Config.PluginInt("spill-policy", "maxInlineBytes", -1)
 	}
-	return &Engine{reg: reg, opts: opts, tools: map[string]*projector.Tool{}}
+	return &Engine{reg: reg, opts: opts}
 }
 
 func (e *Engine) validateValue(t *projector.Tool, value jsonv.Value) []projector.Violation {
@@ -58,20 +54,8 @@ func (e *Engine) validateValue(t *projector.Tool, value jsonv.Value) []projector
 	return t.ValidateValue(value)
 }
 
-func (e *Engine) lookup(name, host, release string) *projector.Tool {
-	key := name
-	if host != "" || release != "" {
-		key = host + "\x00" + release + "\x00" + name
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if t, ok := e.tools[key]; ok {
-		return t
-	}
-	t := e.reg.LookupAt(name, host, release)
-	e.tools[key] = t
-	return t
-}
+// Recorded is what the registry judges a call's arguments by.
+func Recorded(c *logformat.Call) projector.Recorded { return cards.Recorded(c) }
 
 // VerifyCall verifies one call and then each of its sub-calls, returning
 // one result per call in that order. Nothing escapes it: a panic in the
@@ -95,8 +79,22 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 		}
 		res.finish(c)
 	}()
-	tool := e.lookup(c.Name, c.Host, c.Release)
+	rec := Recorded(c)
+	tool := e.reg.Resolve(&rec)
+	check := e.reg.CheckArgs(&rec)
 	if tool == nil {
+		if check.Outcome == projector.ToolUnknown || check.Outcome == projector.ToolCollapsed {
+			// The host did not know the tool either: its generic card is
+			// what the host drew, and the recorded error is checked.
+			res.Checked = append(res.Checked, checkedName(check))
+			if f, ok := mismatchFinding(c, check); ok {
+				res.Findings = append(res.Findings, f)
+			}
+			if e.opts.Entries {
+				res.Entry = cards.FromCall(c, jsonv.Value{}, jsonv.Value{}, nil, nil)
+			}
+			return res
+		}
 		sev := Warning
 		if e.opts.Strict {
 			sev = Failure
@@ -109,7 +107,7 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 		}
 		return res
 	}
-	v := &callRun{e: e, tool: tool, c: c, res: &res}
+	v := &callRun{e: e, tool: tool, c: c, res: &res, check: check}
 	v.run()
 	if e.opts.Views {
 		res.View = newView(c, v.callView, v.resultView, v.callErr, v.resultErr)
@@ -138,20 +136,8 @@ func (r *CallResult) finish(c *logformat.Call) {
 	}
 }
 
-// ExecArgs are the arguments as execution saw them: `raw ? JSON.parse(raw)
-// : {}`, the raw string when parsing fails; a sub-call's are already JSON.
-func ExecArgs(c *logformat.Call) jsonv.Value {
-	if c.IsSubCall {
-		return c.Arguments
-	}
-	if c.RawArguments == "" {
-		return jsonv.Obj()
-	}
-	if c.ArgumentsError != "" || c.Arguments.IsUndefined() {
-		return jsonv.Str(c.RawArguments)
-	}
-	return c.Arguments
-}
+// ExecArgs are the arguments as execution saw them (see cards.ExecArgs).
+func ExecArgs(c *logformat.Call) jsonv.Value { return cards.ExecArgs(c) }
 
 // outputs are what one run of the projectors and presenters produced, for
 // the shake comparison.
@@ -162,9 +148,12 @@ type outputs struct {
 type callRun struct {
 	e    *Engine
 	tool *projector.Tool
-	c    *logformat.Call
-	res  *CallResult
-	args jsonv.Value // execution semantics
+	// check is the verdict on the arguments: which definition draws the
+	// cards, and whether the port's parameter schema agrees with the host.
+	check projector.ArgsCheck
+	c     *logformat.Call
+	res   *CallResult
+	args  jsonv.Value // execution semantics
 	// projectorsRun: render (and meta) ran in the first pass.
 	renderRun, metaRun bool
 	first              outputs
@@ -351,24 +340,18 @@ func firstLine(s string) string {
 }
 
 func (v *callRun) presenters(o *outputs) {
-	c, t := v.c, v.tool
-	// Presenters get strict JSON.parse arguments: no view when that failed.
-	if c.Arguments.IsUndefined() {
+	c, t := v.c, v.check.Tool
+	if o == &v.first {
+		v.argsFindings()
+	}
+	// Presenters get strict JSON.parse arguments: no view when that failed,
+	// nor for a tool the host did not know.
+	if c.Arguments.IsUndefined() || t == nil {
 		return
 	}
-	// Soft validation once for both presenters: a violation is "no view"
-	// (the generic card), which is upstream's behaviour but worth a notice.
-	declined := false
-	if viol := t.Declines(c.Arguments); len(viol) > 0 {
-		if alt := v.e.reg.ForkFor(c.Name, c.Arguments); alt != nil && c.Host == "" {
-			t = alt // the other host's definition draws the call
-		} else {
-			declined = true
-			if o == &v.first {
-				v.add(v.declinedFinding(viol))
-			}
-		}
-	}
+	// A soft-validation violation is "no view" (the generic card), as
+	// upstream draws it.
+	declined := len(v.check.Declined) > 0
 	present := func(run func() (jsonv.Value, error)) (jsonv.Value, error) {
 		if declined {
 			return jsonv.Value{}, nil
@@ -416,21 +399,63 @@ func (v *callRun) presenters(o *outputs) {
 	}
 }
 
+// argsFindings reports what the arguments verdict found: a parameter
+// schema that disagrees with the host's, or presenters declining arguments
+// the log does not say the host judged.
+func (v *callRun) argsFindings() {
+	if v.check.Checked {
+		v.checked(checkedName(v.check))
+	}
+	if f, ok := mismatchFinding(v.c, v.check); ok {
+		v.add(f)
+		return
+	}
+	if len(v.check.Declined) > 0 && !v.check.Expected && v.c.Arguments.IsDefined() {
+		v.add(v.declinedFinding(v.check.Declined))
+	}
+}
+
+// checkedName is what a checked arguments verdict compared: the registry's
+// rejection of the arguments, or its unknown-tool error.
+func checkedName(check projector.ArgsCheck) string {
+	if check.Outcome == projector.ToolUnknown || check.Outcome == projector.ToolCollapsed {
+		return "unknown-tool"
+	}
+	return "arguments"
+}
+
+// mismatchFinding is the params-mismatch divergence of a check, if any.
+func mismatchFinding(c *logformat.Call, check projector.ArgsCheck) (Finding, bool) {
+	if check.Mismatch == "" {
+		return Finding{}, false
+	}
+	msg := check.Mismatch
+	if check.Hint != "" {
+		msg += "; " + check.Hint
+	}
+	f := Finding{Class: ParamsMismatch, Sev: Failure, Projector: "parameters", Message: msg}
+	if rec, ok := textOf(c.Content); ok && check.Want != "" {
+		f.Diff = TextDiff(rec, check.Want, DiffLimit)
+	}
+	return f, true
+}
+
 // declinedFinding is the presenter-declined notice, naming a known plugin
 // variant whose presenters would accept the arguments.
 func (v *callRun) declinedFinding(viol []projector.Violation) Finding {
+	t := v.check.Tool
 	which := "presentCall and presentResult"
 	switch {
-	case v.tool.PresentCall == nil:
+	case t.PresentCall == nil:
 		which = "presentResult"
-	case v.tool.PresentResult == nil:
+	case t.PresentResult == nil:
 		which = "presentCall"
 	}
 	// Upstream draws the generic card too only if this port's definition is
 	// the one the log's host had, which the log does not say.
 	msg := fmt.Sprintf("%s declined the recorded arguments (%s): drawn as a generic card; upstream does the same if its %s has these parameters", which, viol[0].Message, v.c.Name)
-	if alt := v.e.reg.AcceptingVariant(v.c.Name, v.c.Arguments); alt != nil {
-		msg += fmt.Sprintf("; the %s variant of %s accepts them: run with %s", alt.Plugin, v.c.Name, alt.Selects)
+	if v.check.Hint != "" {
+		msg += "; " + v.check.Hint
 	}
 	sev := Warning
 	if v.e.opts.Strict {

@@ -134,9 +134,13 @@ func TestVerifyCall(t *testing.T) {
 		{name: "pruned-view-presenter-panics", c: call(`{"text":"hi"}`, text("hi"), `null`), mutate: func(c *logformat.Call) {
 			c.Views = []logformat.ResultView{{Line: 9, Content: jsonv.Str("pruned")}}
 		}, want: "presenter-failed", status: Diverged},
-		{name: "bad-args-no-view", c: call(`{"text":"hi"}`, text("hi"), `null`), mutate: func(c *logformat.Call) {
+		{name: "bad-args-no-view", c: call(``, text(`Error: invalid arguments: "arguments" must be an object`), ``), mutate: func(c *logformat.Call) {
 			c.RawArguments, c.Arguments, c.ArgumentsError = `{"q":`, jsonv.Value{}, "unexpected end"
+			c.IsError, c.Error = true, jsonv.MustParse(`{"name":"ToolArgsError","code":"INVALID_ARGS"}`)
 		}, status: Verified},
+		{name: "bad-args-executed", c: call(`{"text":"hi"}`, text("hi"), `null`), mutate: func(c *logformat.Call) {
+			c.RawArguments, c.Arguments, c.ArgumentsError = `{"q":`, jsonv.Value{}, "unexpected end"
+		}, want: "params-mismatch", status: Diverged},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,6 +39,10 @@ const (
 	// PresenterDeclined: a presenter's soft validation refused the recorded
 	// arguments, so the call gets the generic card (as upstream draws it).
 	PresenterDeclined Class = "presenter-declined"
+	// ParamsMismatch: the port's parameter schema disagrees with the
+	// host's: it accepts arguments the host rejected, rejects them with
+	// another message, or rejects arguments the host accepted and ran.
+	ParamsMismatch Class = "params-mismatch"
 	// Impure: a plugin's JavaScript projector reached for a clock,
 	// randomness, timers, the network, the file system or the process.
 	Impure Class = "impure"

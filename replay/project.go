@@ -133,7 +133,8 @@ func (e *Engine) ReRecord(c *logformat.Call) (r ReRecorded, problems []Problem) 
 	if !c.HasResult || c.IsError || c.Value.IsUndefined() {
 		return r, nil
 	}
-	t := e.lookup(c.Name, c.Host, c.Release)
+	rec := Recorded(c)
+	t := e.reg.Resolve(&rec)
 	if t == nil || t.Output == nil {
 		return r, []Problem{{Msg: fmt.Sprintf("no Go port of tool %q: not re-recorded", c.Name)}}
 	}

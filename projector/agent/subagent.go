@@ -223,9 +223,10 @@ func controlTools() []*projector.Tool {
 		{
 			// The parameters are the caller's structured-output schema, which the
 			// log does not carry: an open object stands in for it.
-			Name:       "structured_output",
-			Plugin:     "subagent-in-process-driver",
-			Parameters: jsonv.MustParse(`{"type":"object","properties":{}}`),
+			Name:              "structured_output",
+			Plugin:            "subagent-in-process-driver",
+			Parameters:        jsonv.MustParse(`{"type":"object","properties":{}}`),
+			ParametersUnknown: true,
 			Output: &projector.Output{
 				Schema: jsonv.MustParse(`{"type":"object","properties":{"recorded":{"type":"boolean","const":true}},"required":["recorded"],"additionalProperties":false}`),
 				Render: func(_, _ jsonv.Value) (jsonv.Value, error) { return text("Structured output recorded.") },

@@ -31,6 +31,8 @@ func mcpMatcher() projector.Matcher {
 			Name:       name,
 			Plugin:     "mcp-client",
 			Parameters: projector.SchemaText(`{"type":"object"}`),
+			// The server's input schema is not in the log.
+			ParametersUnknown: true,
 			Output: &projector.Output{Schema: mcpOutput(), Render: func(_, value jsonv.Value) (jsonv.Value, error) {
 				content, err := prop(value, "content")
 				if err != nil {
