@@ -50,6 +50,7 @@ type Recorded struct {
 	IsError        bool
 	Error          jsonv.Value // {name, code}, undefined when not recorded
 	Content        jsonv.Value
+	Value          jsonv.Value // the recorded canonical value, if any
 	Synthetic      string
 	SubCall        bool
 }
@@ -167,7 +168,7 @@ func declines(t *Tool, args jsonv.Value) []Violation {
 // and a Team scope's definitions of the name.
 func (r *Registry) candidates(rec *Recorded) []*Tool {
 	if rec.Team {
-		if t := r.scoped["team"][rec.Name]; t != nil {
+		if t := r.scoped[TeamScope][rec.Name]; t != nil {
 			return []*Tool{t}
 		}
 	}
@@ -185,7 +186,7 @@ func (r *Registry) candidates(rec *Recorded) []*Tool {
 		}
 	}
 	if !rec.Team {
-		if t := r.scoped["team"][rec.Name]; t != nil {
+		if t := r.scoped[TeamScope][rec.Name]; t != nil {
 			out = append(out, t)
 		}
 	}
@@ -194,21 +195,31 @@ func (r *Registry) candidates(rec *Recorded) []*Tool {
 
 // Resolve is the definition whose projectors replay a call: the
 // registry's, or an alternative candidate (see candidates) that accepts
-// the arguments execution saw where the registry's does not.
+// the arguments execution saw, and the recorded value, where the
+// registry's does not.
 func (r *Registry) Resolve(rec *Recorded) *Tool {
 	cs := r.candidates(rec)
 	if len(cs) == 0 {
 		return nil
 	}
-	if len(cs) == 1 || len(cs[0].ValidateArgs(rec.ExecArgs)) == 0 {
+	if len(cs) == 1 || fits(cs[0], rec) {
 		return cs[0]
 	}
 	for _, t := range cs[1:] {
-		if argsKnown(t) && len(t.ValidateArgs(rec.ExecArgs)) == 0 {
+		if argsKnown(t) && fits(t, rec) {
 			return t
 		}
 	}
 	return cs[0]
+}
+
+// fits reports whether t accepts the call's arguments and its recorded
+// value (when there is one).
+func fits(t *Tool, rec *Recorded) bool {
+	if len(t.ValidateArgs(rec.ExecArgs)) > 0 {
+		return false
+	}
+	return rec.Value.IsUndefined() || t.Output == nil || len(t.ValidateValue(rec.Value)) == 0
 }
 
 // CheckArgs judges a call's arguments against what the host recorded.
@@ -266,7 +277,9 @@ func (r *Registry) CheckArgs(rec *Recorded) ArgsCheck {
 				viol = vs
 			}
 		}
-		if len(viol) > 0 {
+		// A known variant accepting them says the deployment's
+		// configuration, not the port, differs: the notice below names it.
+		if len(viol) > 0 && r.AcceptingVariant(rec.Name, rec.Args) == nil {
 			out.Mismatch = "the host accepted and executed arguments the port's parameter schema rejects (" + viol[0].Message + ")"
 		}
 	}

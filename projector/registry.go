@@ -234,6 +234,16 @@ func (r *Registry) CheckSchemas() error {
 			}
 		}
 	}
+	scopes := make([]string, 0, len(r.scoped))
+	for s := range r.scoped {
+		scopes = append(scopes, s)
+	}
+	sort.Strings(scopes)
+	for _, s := range scopes {
+		if err := check(r.scoped[s]); err != nil {
+			return fmt.Errorf("scope %s: %w", s, err)
+		}
+	}
 	for _, v := range r.Variants {
 		if v.tools == nil {
 			continue
@@ -256,6 +266,10 @@ func (r *Registry) AddHostMatcher(host string, m Matcher) {
 	}
 	r.hostMatchers[host] = append(r.hostMatchers[host], m)
 }
+
+// TeamScope is the scope of DSH's Agent Teams tools (tool-agent-team
+// registers them in each Team member's agent scope).
+const TeamScope = "team"
 
 // AddScopedTool registers a tool a plugin registers in an agent scope
 // (scope "team": tool-agent-team's). A call resolves to it when the log

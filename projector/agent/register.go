@@ -37,6 +37,9 @@ func Register(r *projector.Registry) error {
 		}
 	}
 	r.AddMatcher(matcher)
+	if err := registerTeam(r); err != nil {
+		return err
+	}
 	if r.Config.Host == "" {
 		// The hosts word a background subagent's start differently.
 		subs, matcher := subagentTools(r.Config.WithHost("dsh"))
