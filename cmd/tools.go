@@ -37,7 +37,7 @@ passes through one) and the cards its presenters can emit.
 			if err != nil {
 				return err
 			}
-			tools := reg.Tools()
+			tools := withScoped(reg)
 			if len(o.proj.Plugins) > 0 {
 				// What the plugins add, and which ports they replace.
 				tools = tools[:0:0]
@@ -86,6 +86,29 @@ passes through one) and the cards its presenters can emit.
 	}
 	c.AddCommand(schema)
 	return c
+}
+
+// withScoped lists the registry's tools with the scoped ones that shadow a
+// global tool of the same name (the Team's send_message beside
+// tool-subagent-control's), by name, then plugin.
+func withScoped(reg *projector.Registry) []*projector.Tool {
+	tools := reg.Tools()
+	global := make(map[*projector.Tool]bool, len(tools))
+	for _, t := range tools {
+		global[t] = true
+	}
+	for _, t := range reg.ScopedTools(projector.TeamScope) {
+		if !global[t] {
+			tools = append(tools, t)
+		}
+	}
+	sort.SliceStable(tools, func(i, j int) bool {
+		if tools[i].Name != tools[j].Name {
+			return tools[i].Name < tools[j].Name
+		}
+		return tools[i].Plugin < tools[j].Plugin
+	})
+	return tools
 }
 
 func orNull(v jsonv.Value) jsonv.Value {

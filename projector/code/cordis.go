@@ -184,8 +184,12 @@ func runIDs(value jsonv.Value) ([3]string, error) {
 }
 
 // The previous Cordis generation (cordis_inspect, cordis_mount,
-// cordis_unmount; tool-cordis before the dynamic package runtime), still
-// found in recorded logs.
+// cordis_unmount): neither pinned tree registers them any more, but both
+// trees' history did (DSH tool-cordis until 4064198560, "add dynamic Cordis
+// plugin runtime", an ancestor of the pinned commit), and logs of those
+// releases record them: the pinned LasmeX tree's own
+// apps/web/tests/snapshots/cordis-tool-round/session.jsonl calls all three
+// (TestLegacyCordisFixture).
 func legacyCordisTools() []*projector.Tool {
 	return []*projector.Tool{
 		{
