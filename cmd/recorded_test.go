@@ -23,6 +23,13 @@ func TestVerifyRecorded(t *testing.T) {
 		t.Errorf("findings: %s", r.classes())
 	}
 	calls, values := r.summary["calls"].(float64), r.summary["checkedWithValues"].(float64)
+	// The rejected-arguments sessions are errors, which have no values.
+	for _, host := range []string{"dsh", "lasmex"} {
+		out, _, _ := verifyCLI(t, "", "--format", "json", filepath.Join(recordedData, host, "rejected"))
+		s := parseNDJSON(t, out).summary
+		calls -= s["calls"].(float64)
+		values -= s["checkedWithValues"].(float64)
+	}
 	if calls < 150 || values < 0.8*calls {
 		t.Errorf("%v calls, %v checked with values: want >= 150 and >= 80%%", calls, values)
 	}
@@ -129,5 +136,60 @@ func TestRecordedWebSearchPerHost(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestVerifyRecordedRejected: real sessions with arguments the registry
+// rejected, failing executes and unknown tools, on both hosts, and a DSH
+// Agent Teams session, verify under --strict; the rejections and unknown
+// tools are checked against the ports' own messages, so a rejection
+// message altered by one word is a params-mismatch.
+func TestVerifyRecordedRejected(t *testing.T) {
+	logs := map[string]string{
+		"dsh":    filepath.Join(recordedData, "dsh", "rejected", "session.jsonl"),
+		"lasmex": filepath.Join(recordedData, "lasmex", "rejected", "session.jsonl"),
+		"team":   filepath.Join(recordedData, "dsh", "team", "session.jsonl"),
+	}
+	for name, log := range logs {
+		out, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", log)
+		r := parseNDJSON(t, out)
+		if code != cmdutil.ExitOK || len(r.findings) != 0 || r.summary["verified"] != r.summary["calls"] {
+			t.Errorf("%s: exit %d, findings %s, summary %v (%s)", name, code, r.classes(), r.summary, errOut)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), `"code":"INVALID_ARGS"`); n < 2 {
+			t.Errorf("%s: %d rejected calls recorded, want several", name, n)
+		}
+	}
+	tests := []struct {
+		name, log, old, new, want string
+	}{
+		{"dsh rejection", "dsh", `"text":"Error: invalid arguments: missing required property \"file_path\""`, `"text":"Error: invalid arguments: missing required property \"path\""`, "params-mismatch"},
+		{"lasmex rejection", "lasmex", `"text":"Error: invalid arguments: \"todos\" must be an array"`, `"text":"Error: invalid arguments: \"todos\" must be a list"`, "params-mismatch"},
+		{"unknown tool", "dsh", `"text":"Error: unknown tool \"no_such_tool\""`, `"text":"Error: unknown tool \"no-such-tool\""`, "params-mismatch"},
+		{"team rejection", "team", `"text":"Error: invalid arguments: missing required property \"target\""`, `"text":"Error: invalid arguments: missing required property \"subagent_id\""`, "params-mismatch"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := os.ReadFile(logs[tc.log])
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := string(b)
+			if strings.Count(s, tc.old) != 1 {
+				t.Fatalf("%q occurs %d times, want once", tc.old, strings.Count(s, tc.old))
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "session.jsonl"), []byte(strings.Replace(s, tc.old, tc.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, _, code := verifyCLI(t, "", "--format", "json", "--deterministic", filepath.Join(dir, "session.jsonl"))
+			if got := parseNDJSON(t, out).classes(); got != tc.want || code != 1 {
+				t.Errorf("exit %d, classes %q, want 1 and %q", code, got, tc.want)
+			}
+		})
 	}
 }

@@ -38,10 +38,13 @@ for host in dsh lasmex; do
 	mkdir -p "$out/hosts"
 	(cd "$tree" && node --no-warnings --import tsx/esm "$root/recorder/driver/vectors.ts" --host "$host" --tree "$tree" --out "$out/hosts/$host.jsonl")
 done
+# DSH's Agent Teams tools, from the plugin's own definitions.
+(cd "$dsh" && node --no-warnings --import tsx/esm "$root/recorder/driver/team-vectors.ts" --tree "$dsh" --out "$out/team-vectors.jsonl")
 if [ "$check" = 0 ] && [ "$out" = "$root/testdata/recorded" ]; then
 	mkdir -p testdata/hosts
 	mv "$out"/hosts/*.jsonl testdata/hosts/
 	rmdir "$out/hosts"
+	mv "$out/team-vectors.jsonl" projector/agent/testdata/team-vectors.jsonl
 fi
 
 if [ "$check" = 1 ]; then
@@ -50,7 +53,10 @@ if [ "$check" = 1 ]; then
 	while IFS= read -r f; do
 		rel=${f#"$out"/}
 		committed=testdata/recorded/$rel
-		case $rel in hosts/*) committed=testdata/$rel ;; esac
+		case $rel in
+		hosts/*) committed=testdata/$rel ;;
+		team-vectors.jsonl) committed=projector/agent/testdata/$rel ;;
+		esac
 		if [ ! -f "$committed" ]; then
 			echo "record-check: $rel is new (not committed)"; status=1; continue
 		fi

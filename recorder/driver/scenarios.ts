@@ -527,4 +527,92 @@ export const scenarios: Scenario[] = [
       ['sa-4', 'job_list', {}],
     ],
   },
+  {
+    // What models produce all the time: for each tool, arguments the
+    // registry rejects ("invalid arguments: …") and a call whose execute
+    // fails; and tools the host does not know.
+    name: 'rejected',
+    files: { 'a.txt': 'alpha\n', 'dir/x.txt': 'x\n' },
+    setup: async (env) => {
+      await fsTools(env)
+      await shellTools(env)
+      await env.use('tool-todo', { allowParallelInProgress: false })
+      await env.use('tool-str-replace-editor')
+      await env.use('web')
+      await env.use('web-fetch-http')
+      await env.use('tool-web', { search: false })
+    },
+    steps: (env) => [
+      ['x-1', 'read', { file_path: 1 }],
+      ['x-2', 'read', 'not an object' as unknown as object],
+      ['x-3', 'read', { file_path: 'missing.txt' }],
+      ['x-4', 'write', { content: 'x' }],
+      ['x-5', 'write', { file_path: 'dir', content: 'x' }],
+      ['x-6', 'edit', { file_path: 'a.txt' }],
+      ['x-7', 'edit', { file_path: 'missing.txt', old_string: 'a', new_string: 'b' }],
+      ['x-8', 'glob', { pattern: 5 }],
+      ['x-9', 'glob', { pattern: '*', path: 'nope' }],
+      ['x-10', 'grep', {}],
+      ['x-11', 'grep', { pattern: '(', path: '.' }],
+      ['x-12', 'bash', { command: ['ls'], description: 'list' }],
+      ['x-13', 'bash', { description: 'no command', timeout: '10' }],
+      ['x-14', 'job_output', {}],
+      ['x-15', 'job_output', { job_id: 'bash-404' }],
+      ['x-16', 'job_kill', { job_id: 7 }],
+      ['x-17', 'job_kill', { job_id: 'bash-404' }],
+      ['x-18', 'job_list', { status: 'sleeping' }],
+      ['x-19', 'todo_write', { todos: 'finish' }],
+      ['x-20', 'todo_write', { todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] }],
+      ['x-21', 'todo_write', { todos: [{ content: 'a', status: 'done' }] }],
+      ['x-22', 'str_replace_editor', { command: 'bogus', path: `${env.ws}/a.txt` }],
+      ['x-23', 'str_replace_editor', { command: 'view', path: `${env.ws}/missing.txt` }],
+      ['x-24', 'web_fetch', { url: 42 }],
+      ['x-25', 'web_fetch', { url: `${env.web}/missing` }],
+      ['x-26', 'no_such_tool', { anything: true }],
+      ['x-27', 'mcp__ghost__lookup', { q: 1 }],
+      ['x-28', 'read_file', { path: 'a.txt' }],
+      ['x-29', 'read', { file_path: 'a.txt', offset: 1.5, limit: -0 }],
+    ],
+  },
+  {
+    // DSH's Agent Teams: the Lead spawns a teammate, shares a task board
+    // and messages it; tool-subagent-control is loaded too, so the Team's
+    // send_message, list_agents and interrupt_agent shadow its globals in
+    // the members' scopes.
+    name: 'team',
+    hosts: ['dsh'],
+    files: { 'notes.txt': 'team notes\n' },
+    childReplies: { 'Review notes.txt': 'Reviewed: the notes are fine ✓' },
+    children: 2,
+    setup: async (env) => {
+      await fsTools(env)
+      await env.use('subagent')
+      await env.use('tool-subagent-control')
+      await env.use('subagent-spawn-in-process', { providerName: 'spawn' })
+      await env.use('subagent-fork-in-process', { providerName: 'fork' })
+      await env.use('experimental-agent-team')
+      await env.use('experimental-tool-agent-team')
+    },
+    steps: () => {
+      const taskId = grab(/"id":"([^"]+)"/)
+      return [
+        ['tm-1', 'spawn_teammate', { name: 'reviewer', description: 'Reviews the notes', prompt: 'Review notes.txt and report.' }],
+        ['tm-2', 'team_task_create', { subject: 'Review notes', description: 'Read notes.txt; say whether it is fine.', write_scopes: ['notes.txt'] }],
+        ['tm-3', 'team_task_list', {}],
+        ['tm-4', 'team_task_get', (req: any) => ({ task_id: taskId(req) })],
+        ['tm-5', 'team_task_update', (req: any) => ({ task_id: taskId(req), expected_revision: Number(grab(/"revision":(\d+)/)(req)), action: 'reassign', owner: 'reviewer' })],
+        ['tm-6', 'send_message', { target: 'reviewer', message: 'FYI: the notes are short.' }],
+        ['tm-7', 'list_agents', {}],
+        ['tm-8', 'followup_task', { target: 'reviewer', message: 'Review notes.txt once more, briefly.' }],
+        ['tm-9', 'wait_agent', { timeout_ms: 10000 }],
+        ['tm-10', 'interrupt_agent', { target: 'reviewer' }],
+        ['tm-11', 'team_task_list', { status: 'completed', limit: 5 }],
+        ['tm-12', 'spawn_teammate', {}],
+        ['tm-13', 'send_message', { subagent_id: 'reviewer', message: 'm' }],
+        ['tm-14', 'interrupt_agent', { target: 'nobody' }],
+        ['tm-15', 'team_task_update', { task_id: 'task-404', expected_revision: 0, action: 'claim' }],
+        ['tm-16', 'wait_agent', { timeout_ms: 5 }],
+      ]
+    },
+  },
 ]
