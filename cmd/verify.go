@@ -61,7 +61,13 @@ schema-invalid, render-failed, meta-failed, presenter-failed,
 nondeterministic, log-corrupt, unreadable (a log, sidecar or directory that
 cannot be opened or listed: reported in its place, the rest is verified),
 zstd-window (a zstd window over 512 MiB: exit 3), unknown-event,
-no-projector, impure, projector-timeout and projector-resource (--plugin). Notices (failures only under --strict):
+params-mismatch (the port's parameter schema disagrees with the host's: it
+accepts arguments the host rejected, rejects them with another message, or
+rejects arguments the host ran; a recorded "invalid arguments" rejection or
+"unknown tool" error that the port gives word for word verifies, drawn as
+the generic card), no-projector, impure, projector-timeout and
+projector-resource (--plugin).
+Notices (failures only under --strict):
 not-a-session-log (a JSON-lines file of another kind, or a FIFO, device or
 socket named like a log, found in a directory and never opened; named on
 the command line it is exit 3), calls-without-records,
