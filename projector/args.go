@@ -166,27 +166,28 @@ func declines(t *Tool, args jsonv.Value) []Violation {
 // candidates are the definitions that may have served a call: the one the
 // registry resolves, then (when the log does not pin it) the other host's
 // and a Team scope's definitions of the name.
-func (r *Registry) candidates(rec *Recorded) []*Tool {
+// buf holds them (three at most: the array stays on the caller's stack).
+func (r *Registry) candidates(rec *Recorded, buf *[3]*Tool) []*Tool {
+	out := buf[:0]
 	if rec.Team {
 		if t := r.scoped[TeamScope][rec.Name]; t != nil {
-			return []*Tool{t}
+			return append(out, t)
 		}
 	}
-	out := make([]*Tool, 0, 3)
 	if t := r.LookupAt(rec.Name, rec.Host, rec.Release); t != nil {
 		out = append(out, t)
 	}
 	if rec.Host == "" {
 		for i := range r.Variants {
 			if v := &r.Variants[i]; v.Fork {
-				if t := v.Tool(rec.Name); t != nil {
+				if t := v.Tool(rec.Name); t != nil && len(out) < len(buf) {
 					out = append(out, t)
 				}
 			}
 		}
 	}
 	if !rec.Team {
-		if t := r.scoped[TeamScope][rec.Name]; t != nil {
+		if t := r.scoped[TeamScope][rec.Name]; t != nil && len(out) < len(buf) {
 			out = append(out, t)
 		}
 	}
@@ -198,7 +199,8 @@ func (r *Registry) candidates(rec *Recorded) []*Tool {
 // the arguments execution saw, and the recorded value, where the
 // registry's does not.
 func (r *Registry) Resolve(rec *Recorded) *Tool {
-	cs := r.candidates(rec)
+	var buf [3]*Tool
+	cs := r.candidates(rec, &buf)
 	if len(cs) == 0 {
 		return nil
 	}
@@ -225,7 +227,8 @@ func fits(t *Tool, rec *Recorded) bool {
 // CheckArgs judges a call's arguments against what the host recorded.
 func (r *Registry) CheckArgs(rec *Recorded) ArgsCheck {
 	out := ArgsCheck{Outcome: rec.Outcome()}
-	cs := r.candidates(rec)
+	var buf [3]*Tool
+	cs := r.candidates(rec, &buf)
 	text, _ := singleText(rec.Content)
 	switch out.Outcome {
 	case ToolUnknown:
