@@ -193,3 +193,27 @@ func TestVerifyRecordedRejected(t *testing.T) {
 		})
 	}
 }
+
+// TestShowRecordedRejected: show draws the calls the host rejected, and
+// the tools it did not know, as generic cards without a presenter-declined
+// warning, as upstream draws them.
+func TestShowRecordedRejected(t *testing.T) {
+	for _, host := range []string{"dsh", "lasmex"} {
+		log := filepath.Join(recordedData, host, "rejected", "session.jsonl")
+		out, errOut, code := cli(t, nil, "show", "--json", log)
+		if code != cmdutil.ExitOK || strings.Contains(errOut, "presenter-declined") {
+			t.Errorf("%s: exit %d, stderr %q", host, code, errOut)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			// The rejected calls and the unknown tools have no views.
+			if strings.Contains(line, `"callId":"x-1"`) || strings.Contains(line, `"callId":"x-26"`) {
+				if strings.Contains(line, "View") {
+					t.Errorf("%s: a view for a rejected call: %s", host, line)
+				}
+			}
+		}
+		if !strings.Contains(out, `"callId":"x-26"`) {
+			t.Errorf("%s: show printed no x-26", host)
+		}
+	}
+}
