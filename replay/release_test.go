@@ -83,7 +83,8 @@ func TestSnapshotRunCodeByFormat(t *testing.T) {
 			if call.Format != c.format || call.Release != logformat.FormatRelease(c.format) {
 				t.Errorf("%s: format %d release %q", c.path, call.Format, call.Release)
 			}
-			tl := e.lookup(call.Name, call.Host, call.Release)
+			rec := Recorded(call)
+			tl := e.reg.Resolve(&rec)
 			if accepts := len(tl.ValidateValue(sandboxValue)) == 0; accepts != c.sandbox {
 				t.Errorf("%s: run_code port accepts sandbox = %v, want %v", c.path, accepts, c.sandbox)
 			}
