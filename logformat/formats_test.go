@@ -271,6 +271,10 @@ func TestFormatsMigratedTwinsPairLikeV0(t *testing.T) {
 	twins := 0
 	for _, orig := range originals {
 		rel, _ := filepath.Rel("../testdata/recorded", filepath.Dir(orig))
+		if _, err := os.Stat(filepath.Join(root, rel)); err != nil {
+			t.Logf("%s: not migrated yet (no twins in the reference data)", rel)
+			continue
+		}
 		want := flatCalls(t, orig)
 		for _, v := range []string{"2", "3", "4"} {
 			twin := filepath.Join(root, rel, "session.v"+v+".jsonl")
