@@ -25,10 +25,12 @@ func TestVerifyRecorded(t *testing.T) {
 	calls, values := r.summary["calls"].(float64), r.summary["checkedWithValues"].(float64)
 	// The rejected-arguments sessions are errors, which have no values.
 	for _, host := range []string{"dsh", "lasmex"} {
-		out, _, _ := verifyCLI(t, "", "--format", "json", filepath.Join(recordedData, host, "rejected"))
-		s := parseNDJSON(t, out).summary
-		calls -= s["calls"].(float64)
-		values -= s["checkedWithValues"].(float64)
+		for _, scenario := range []string{"rejected", "rejected-more"} {
+			out, _, _ := verifyCLI(t, "", "--format", "json", filepath.Join(recordedData, host, scenario))
+			s := parseNDJSON(t, out).summary
+			calls -= s["calls"].(float64)
+			values -= s["checkedWithValues"].(float64)
+		}
 	}
 	if calls < 150 || values < 0.8*calls {
 		t.Errorf("%v calls, %v checked with values: want >= 150 and >= 80%%", calls, values)
@@ -149,6 +151,10 @@ func TestVerifyRecordedRejected(t *testing.T) {
 		"dsh":    filepath.Join(recordedData, "dsh", "rejected", "session.jsonl"),
 		"lasmex": filepath.Join(recordedData, "lasmex", "rejected", "session.jsonl"),
 		"team":   filepath.Join(recordedData, "dsh", "team", "session.jsonl"),
+		// goals, web_search, read_image, plan and question tools, the
+		// terminal tools, run_code, a tool the deployment does not load
+		"dsh-more":    filepath.Join(recordedData, "dsh", "rejected-more", "session.jsonl"),
+		"lasmex-more": filepath.Join(recordedData, "lasmex", "rejected-more", "session.jsonl"),
 	}
 	for name, log := range logs {
 		out, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", log)
@@ -170,6 +176,8 @@ func TestVerifyRecordedRejected(t *testing.T) {
 		{"dsh rejection", "dsh", `"text":"Error: invalid arguments: missing required property \"file_path\""`, `"text":"Error: invalid arguments: missing required property \"path\""`, "params-mismatch"},
 		{"lasmex rejection", "lasmex", `"text":"Error: invalid arguments: \"todos\" must be an array"`, `"text":"Error: invalid arguments: \"todos\" must be a list"`, "params-mismatch"},
 		{"unknown tool", "dsh", `"text":"Error: unknown tool \"no_such_tool\""`, `"text":"Error: unknown tool \"no-such-tool\""`, "params-mismatch"},
+		{"terminal rejection", "lasmex-more", `"text":"Error: invalid arguments: missing required property \"sessionId\""`, `"text":"Error: invalid arguments: missing required property \"session_id\""`, "params-mismatch"},
+		{"unknown tool with a port", "dsh-more", `"text":"Error: unknown tool \"subagent\""`, `"text":"Error: unknown tool \"subagents\""`, "params-mismatch"},
 		{"team rejection", "team", `"text":"Error: invalid arguments: missing required property \"target\""`, `"text":"Error: invalid arguments: missing required property \"subagent_id\""`, "params-mismatch"},
 	}
 	for _, tc := range tests {

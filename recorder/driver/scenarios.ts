@@ -575,6 +575,70 @@ export const scenarios: Scenario[] = [
     ],
   },
   {
+    // The rest of the first-party tools the same way: rejected arguments
+    // and failing executes for goals, web_search, read_image, the plan and
+    // question tools, the terminal tools and run_code, and a call of a
+    // tool this deployment does not load (subagent).
+    name: 'rejected-more',
+    tools: { mode: 'both' },
+    images: true,
+    files: { 'notes.txt': 'text\n' },
+    setup: async (env) => {
+      await env.use('attachment-local', { dshHome: `${env.root}/home` })
+      await fsTools(env)
+      await env.use('code-runtime-worker-thread')
+      await env.use('goal')
+      await env.use('tool-goal')
+      await env.use('web')
+      await env.use('web-search-exa', { apiKey: 'test', baseURL: `${env.web}/exa` })
+      await env.use('tool-web', { fetch: false })
+      await env.use('user-questions')
+      await env.use('plan-mode', { section: 'You are in plan mode: plan, then call exit_plan_mode.' })
+      await env.use('tool-ask-user')
+      env.ctx.userQuestions.registerProvider({
+        ask: (request: any) => Promise.resolve({ answers: request.questions.map((x: any) => ({ id: x.id, selected: [], custom: 'answer' })) }),
+      })
+      const { default: SandboxProvider } = await import(pkgName(env, 'sandbox'))
+      class PassthroughSandbox extends SandboxProvider {
+        confine(argv: readonly string[]): object {
+          return { argv: [...argv], enforcement: 'full', denialSignatures: [], runnerFailureRules: [] }
+        }
+      }
+      await env.ctx.plugin(PassthroughSandbox)
+      await env.use('terminal')
+      await env.use('sandbox-policy', { mode: 'danger-full-access', workspaceRoot: env.ws })
+      await env.use('terminal-bash', { pollIntervalMs: 10, exactProbeAfterMs: 20, idleSilenceMs: 250, handoffGraceMs: 250, timeoutMs: 4000, disposeGraceMs: 500 })
+      await env.use('tool-terminal')
+    },
+    steps: (env) => {
+      const q = (...queries: string[]): object => env.host === 'dsh' ? { queries } : { query: queries.join(' ') }
+      return [
+        ['y-1', 'get_goal', 'now' as unknown as object],
+        ['y-2', 'create_goal', { objective: 'x', max_goal_rounds: '5' }],
+        ['y-3', 'update_goal', { goal_id: 'nope', revision: 1, action: 'pause' }],
+        ['y-4', 'update_goal', { goal_id: 'nope', revision: 1, action: 'stop' }],
+        ['y-5', 'web_search', env.host === 'dsh' ? { queries: 'go' } : { query: ['go'] }],
+        ['y-6', 'web_search', q('trigger an error')],
+        ['y-7', 'read_image', { file_path: null }],
+        ['y-8', 'read_image', { file_path: 'missing.png' }],
+        ['y-9', 'ask_user_question', { questions: 'which?' }],
+        ['y-10', 'ask_user_question', { questions: [{ id: 'a', question: 'A?', options: 'x' }] }],
+        ['y-11', 'exit_plan_mode', { plan: 1 }],
+        ['y-12', 'exit_plan_mode', { plan: '# Not planning' }],
+        ['y-13', 'terminal_open', { type: 'bogus' }],
+        ['y-14', 'terminal_send', { sessionId: 'pty-9', text: 'echo nope' }],
+        ['y-15', 'terminal_read', {}],
+        ['y-16', 'terminal_signal', { sessionId: 'pty-9', signal: 'SIGFOO' }],
+        ['y-17', 'terminal_close', { sessionId: 'pty-9' }],
+        ['y-18', 'terminal_list', [] as unknown as object],
+        ['y-19', 'run_code', { code: 1 }],
+        ['y-20', 'run_code', { description: 'throws', code: 'throw "boom ✓"' }],
+        ['y-21', 'subagent', { description: 'd', prompt: 'p' }],
+        ['y-22', 'Read', { file_path: 'notes.txt' }],
+      ]
+    },
+  },
+  {
     // DSH's Agent Teams: the Lead spawns a teammate, shares a task board
     // and messages it; tool-subagent-control is loaded too, so the Team's
     // send_message, list_agents and interrupt_agent shadow its globals in
