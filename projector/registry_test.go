@@ -135,6 +135,13 @@ func TestRegistryNoHang(t *testing.T) {
 							r.LookupFor(name, host)
 							r.LookupAt(name, host, "0.1.7")
 							r.Lookup(name)
+							for _, team := range []bool{false, true} {
+								rec := projector.Recorded{Name: name, Host: host, Team: team, Args: jsonv.Obj(), ExecArgs: jsonv.Obj(),
+									HasResult: true, IsError: true, Error: jsonv.MustParse(`{"name":"ToolNotFoundError","code":"UNKNOWN_TOOL"}`),
+									Content: projector.TextContent(projector.UnknownToolText(name))}
+								r.Resolve(&rec)
+								r.CheckArgs(&rec)
+							}
 						}
 					}
 				}()
