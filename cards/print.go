@@ -208,19 +208,9 @@ func Recorded(c *logformat.Call) projector.Recorded {
 		Synthetic: c.Synthetic, SubCall: c.IsSubCall}
 }
 
-// ExecArgs are the arguments as execution saw them: `raw ? JSON.parse(raw)
-// : {}`, the raw string when parsing fails; a sub-call's are already JSON.
+// ExecArgs are the arguments as execution saw them (projector.ExecArgs).
 func ExecArgs(c *logformat.Call) jsonv.Value {
-	if c.IsSubCall {
-		return c.Arguments
-	}
-	if c.RawArguments == "" {
-		return jsonv.Obj()
-	}
-	if c.ArgumentsError != "" || c.Arguments.IsUndefined() {
-		return jsonv.Str(c.RawArguments)
-	}
-	return c.Arguments
+	return projector.ExecArgs(c.RawArguments, c.Arguments, c.IsSubCall)
 }
 
 // entry builds the renderer's view of a call, running its presenters.

@@ -55,6 +55,21 @@ type Recorded struct {
 	SubCall        bool
 }
 
+// ExecArgs are a call's arguments as execution sees them: `raw ?
+// JSON.parse(raw) : {}`, the raw string when parsing failed (parsed is
+// undefined then); a Code Mode sub-call's are already JSON (parsed).
+func ExecArgs(raw string, parsed jsonv.Value, subCall bool) jsonv.Value {
+	switch {
+	case subCall:
+		return parsed
+	case raw == "":
+		return jsonv.Obj()
+	case parsed.IsUndefined():
+		return jsonv.Str(raw)
+	}
+	return parsed
+}
+
 const invalidArgsPrefix = "Error: invalid arguments: "
 
 // InvalidArgsText is the content text of ToolArgsError(violations).

@@ -81,7 +81,7 @@ func TestRejectedArguments(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := NewEngine(testRegistry(t, strictTool("t")), Options{Strict: tc.strict, Entries: true})
+			e := NewEngine(testRegistry(t, strictTool("t")), Options{Strict: tc.strict, Views: true})
 			rs := e.VerifyCall(tc.c)
 			if got := classes(rs); got != tc.want {
 				t.Errorf("findings = %q, want %q", got, tc.want)
@@ -101,7 +101,7 @@ func TestRejectedArguments(t *testing.T) {
 			if checked != tc.checked {
 				t.Errorf("checked %v, want %q", rs[0].Checked, tc.checked)
 			}
-			if got := rs[0].Entry != nil && rs[0].Entry.CallView != nil; got != tc.views {
+			if got := rs[0].View != nil && rs[0].View.CallView.IsDefined(); got != tc.views {
 				t.Errorf("call view drawn = %v, want %v", got, tc.views)
 			}
 		})

@@ -55,7 +55,11 @@ func (e *Engine) validateValue(t *projector.Tool, value jsonv.Value) []projector
 }
 
 // Recorded is what the registry judges a call's arguments by.
-func Recorded(c *logformat.Call) projector.Recorded { return cards.Recorded(c) }
+func Recorded(c *logformat.Call) projector.Recorded {
+	return projector.Recorded{Name: c.Name, Host: c.Host, Release: c.Release, Team: c.Team, Args: c.Arguments, ExecArgs: ExecArgs(c),
+		HasResult: c.HasResult, IsError: c.IsError, Error: c.Error, Content: c.Content, Value: c.Value,
+		Synthetic: c.Synthetic, SubCall: c.IsSubCall}
+}
 
 // VerifyCall verifies one call and then each of its sub-calls, returning
 // one result per call in that order. Nothing escapes it: a panic in the
@@ -90,8 +94,8 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 			if f, ok := mismatchFinding(c, check); ok {
 				res.Findings = append(res.Findings, f)
 			}
-			if e.opts.Entries {
-				res.Entry = cards.FromCall(c, jsonv.Value{}, jsonv.Value{}, nil, nil)
+			if e.opts.Views {
+				res.View = newView(c, jsonv.Value{}, jsonv.Value{}, nil, nil)
 			}
 			return res
 		}
@@ -136,8 +140,10 @@ func (r *CallResult) finish(c *logformat.Call) {
 	}
 }
 
-// ExecArgs are the arguments as execution saw them (see cards.ExecArgs).
-func ExecArgs(c *logformat.Call) jsonv.Value { return cards.ExecArgs(c) }
+// ExecArgs are the arguments as execution saw them (projector.ExecArgs).
+func ExecArgs(c *logformat.Call) jsonv.Value {
+	return projector.ExecArgs(c.RawArguments, c.Arguments, c.IsSubCall)
+}
 
 // outputs are what one run of the projectors and presenters produced, for
 // the shake comparison.

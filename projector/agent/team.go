@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/projector/agent/toolkit"
+	"github.com/dsh-replay/dsh-replay/projector/internal/toolkit"
 )
 
 // DSH's Agent Teams tools (packages/experimental/tool-agent-team, DSH only).
