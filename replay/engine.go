@@ -140,6 +140,12 @@ func (r *CallResult) finish(c *logformat.Call) {
 	}
 }
 
+// resolve is the definition whose projectors replay c (Registry.Resolve).
+func (e *Engine) resolve(c *logformat.Call) *projector.Tool {
+	rec := Recorded(c)
+	return e.reg.Resolve(&rec)
+}
+
 // ExecArgs are the arguments as execution saw them (projector.ExecArgs).
 func ExecArgs(c *logformat.Call) jsonv.Value {
 	return projector.ExecArgs(c.RawArguments, c.Arguments, c.IsSubCall)

@@ -133,8 +133,7 @@ func (e *Engine) ReRecord(c *logformat.Call) (r ReRecorded, problems []Problem) 
 	if !c.HasResult || c.IsError || c.Value.IsUndefined() {
 		return r, nil
 	}
-	rec := Recorded(c)
-	t := e.reg.Resolve(&rec)
+	t := e.resolve(c)
 	if t == nil || t.Output == nil {
 		return r, []Problem{{Msg: fmt.Sprintf("no Go port of tool %q: not re-recorded", c.Name)}}
 	}

@@ -28,7 +28,7 @@ type Sides struct {
 // Sides runs the projectors of c (not its sub-calls) on its recorded
 // value as verify does.
 func (e *Engine) Sides(c *logformat.Call) (s Sides) {
-	t := e.lookup(c.Name, c.Host, c.Release)
+	t := e.resolve(c)
 	switch {
 	case c.Value.IsUndefined():
 		return Sides{Why: "the log recorded no value for this call: nothing to replay (record values to check render and presentationMeta)"}
