@@ -115,6 +115,17 @@ func testActionScript(t *testing.T, rel, dir string) {
 	if code != 0 || o["version"] != releaseVersion || !strings.HasPrefix(o["dir"], filepath.Join(dir, "toolcache")) {
 		t.Fatalf("resolve: exit %d, outputs %v\n%s", code, o, out)
 	}
+	// version-file wins over version; comments and blank lines are skipped.
+	vf := filepath.Join(dir, "dsh-replay-version")
+	if err := os.WriteFile(vf, []byte("# pinned\n\n"+strings.TrimPrefix(releaseVersion, "v")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := r.step(t, "resolve", "INPUT_VERSION=v9.9.9", "INPUT_VERSION_FILE="+vf); code != 0 || r.outputs(t)["version"] != releaseVersion {
+		t.Errorf("resolve with version-file: exit %d, version %q\n%s", code, r.outputs(t)["version"], out)
+	}
+	if out, code := r.step(t, "resolve", "INPUT_INSTALL_MODE=docker"); code == 0 || !strings.Contains(out, "install-mode must be binary or go-install") {
+		t.Errorf("resolve with install-mode docker: exit %d\n%s", code, out)
+	}
 	install := []string{"VERSION=" + o["version"], "DIR=" + o["dir"]}
 	out, code = r.step(t, "install", install...)
 	o = r.outputs(t)
