@@ -1,6 +1,7 @@
 package logformat
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ func openSidecar(logPath string, maxLine int, notice func(Notice)) (*sidecar, er
 }
 
 func (s *sidecar) add(line []byte, off int64, lineNo int, notice func(Notice)) {
-	if len(strings.TrimSpace(string(line))) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 { // no copy: an entry may be tens of MB
 		return
 	}
 	r := jsonv.NewObjectReader(line, true)
