@@ -85,13 +85,24 @@ func FuzzFindingCodec(f *testing.F) {
 			in.Diff = strings.Split(diff, "\x00")
 		}
 		cluster &= 1<<30 - 1
-		b := encodeFinding(nil, &in, cluster)
+		b, _ := encodeFinding(nil, nil, &in, cluster)
+		// Twice over: the first passed over, the second read.
+		b = append(b, b...)
+		r := bufio.NewReader(bytes.NewReader(b))
 		var out replay.Finding
-		c, err := decodeFinding(bufio.NewReader(bytes.NewReader(b)), &out)
-		if err != nil || c != cluster || !cmp.Equal(in, out) {
+		c, skipped, err := decodeFinding(r, &out, func(int) bool { return true })
+		if err != nil || c != cluster || !skipped {
+			t.Fatalf("pass over: %v, cluster %d → %d, skipped %v", err, cluster, c, skipped)
+		}
+		c, skipped, err = decodeFinding(r, &out, func(int) bool { return false })
+		if err != nil || c != cluster || skipped || !cmp.Equal(in, out) {
 			t.Fatalf("round trip: %v, cluster %d → %d\n%s", err, cluster, c, cmp.Diff(in, out))
 		}
+		if _, err := r.ReadByte(); err != io.EOF {
+			t.Fatalf("left over after two records: %v", err)
+		}
 		// Any bytes: an error or a finding, never a panic.
-		decodeFinding(bufio.NewReader(bytes.NewReader([]byte(msg+diff))), &out)
+		decodeFinding(bufio.NewReader(bytes.NewReader([]byte(msg+diff))), &out, nil)
+		decodeFinding(bufio.NewReader(bytes.NewReader([]byte(msg+diff))), &out, func(int) bool { return true })
 	})
 }

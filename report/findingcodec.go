@@ -11,32 +11,38 @@ import (
 )
 
 // A finding spooled by a report that writes it only at the end (text): the
-// fields a report prints, length-prefixed, with the index of its cluster.
+// index of its cluster, the length of the rest, then the fields a report
+// prints, each length-prefixed. The length lets a reader pass over a
+// finding it will not print (one shown in its cluster) without decoding it.
 
 func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
 
-// encodeFinding appends f (and its cluster index) to b.
-func encodeFinding(b []byte, f *replay.Finding, cluster int) []byte {
-	b = binary.AppendUvarint(b, uint64(cluster))
-	b = binary.AppendVarint(b, int64(f.Sev))
-	b = binary.AppendVarint(b, int64(f.Line))
+// encodeFinding appends f (and its cluster index) to b; scratch is reused
+// for the fields and returned for the next call.
+func encodeFinding(b, scratch []byte, f *replay.Finding, cluster int) (_, _ []byte) {
+	body := scratch[:0]
+	body = binary.AppendVarint(body, int64(f.Sev))
+	body = binary.AppendVarint(body, int64(f.Line))
 	for _, s := range []string{string(f.Class), f.SubKind, f.File, f.CallID, f.Tool, f.Projector, f.Message, f.Pointer} {
-		b = appendString(b, s)
+		body = appendString(body, s)
 	}
-	b = binary.AppendUvarint(b, uint64(len(f.Diff)))
+	body = binary.AppendUvarint(body, uint64(len(f.Diff)))
 	for _, d := range f.Diff {
-		b = appendString(b, d)
+		body = appendString(body, d)
 	}
-	return b
+	b = binary.AppendUvarint(b, uint64(cluster))
+	b = binary.AppendUvarint(b, uint64(len(body)))
+	return append(b, body...), body
 }
 
 var errSpoolCorrupt = errors.New("report spool: corrupt record")
 
-// decodeFinding reads back what encodeFinding wrote.
-func decodeFinding(r *bufio.Reader, f *replay.Finding) (cluster int, err error) {
+// decodeFinding reads back what encodeFinding wrote; when skip says so
+// for its cluster, the finding is passed over (f is left as it was).
+func decodeFinding(r *bufio.Reader, f *replay.Finding, skip func(cluster int) bool) (cluster int, skipped bool, err error) {
 	u := func() uint64 {
 		if err != nil {
 			return 0
@@ -73,6 +79,20 @@ func decodeFinding(r *bufio.Reader, f *replay.Finding) (cluster int, err error) 
 		return b.String()
 	}
 	cluster = int(u())
+	size := u()
+	if err != nil {
+		return cluster, false, err
+	}
+	if skip != nil && skip(cluster) {
+		if size > 1<<62 {
+			return cluster, false, errSpoolCorrupt
+		}
+		n, err := r.Discard(int(size))
+		if err == nil && uint64(n) != size {
+			err = errSpoolCorrupt
+		}
+		return cluster, true, err
+	}
 	f.Sev = replay.Severity(v())
 	f.Line = int(v())
 	f.Class = replay.Class(str())
@@ -82,5 +102,5 @@ func decodeFinding(r *bufio.Reader, f *replay.Finding) (cluster int, err error) 
 	for i := uint64(0); i < n && err == nil; i++ {
 		f.Diff = append(f.Diff, str())
 	}
-	return cluster, err
+	return cluster, false, err
 }

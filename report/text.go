@@ -57,6 +57,7 @@ type textSink struct {
 	order    []*cluster
 	spool    *spool
 	rec      []byte
+	body     []byte
 	err      error
 }
 
@@ -100,7 +101,7 @@ func (s *textSink) add(fs []replay.Finding) {
 				c.lastLogFile = f.File
 			}
 		}
-		s.rec = encodeFinding(s.rec[:0], f, ci)
+		s.rec, s.body = encodeFinding(s.rec[:0], s.body, f, ci)
 		if _, err := s.spool.Write(s.rec); err != nil && s.err == nil {
 			s.err = err
 		}
@@ -142,16 +143,18 @@ func (s *textSink) Close(t *Totals) error {
 	in := bufio.NewReaderSize(spooled, 1<<16)
 	w := bufio.NewWriter(s.w)
 	var rest []replay.Finding // the findings of one log not in a cluster
+	// A finding shown in its cluster is counted, not decoded.
+	clustered := func(ci int) bool { return ci >= len(s.order) || s.order[ci].n >= ClusterMin }
 	for _, l := range s.logs {
 		rest = rest[:0]
 		hidden := 0
 		for range l.findings {
 			var f replay.Finding
-			ci, err := decodeFinding(in, &f)
+			_, inCluster, err := decodeFinding(in, &f, clustered)
 			if err != nil {
 				return fmt.Errorf("report spool: %w", err)
 			}
-			if s.order[ci].n >= ClusterMin {
+			if inCluster {
 				hidden++
 				continue
 			}
