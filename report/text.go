@@ -141,6 +141,7 @@ func (s *textSink) Close(t *Totals) error {
 	defer done()
 	in := bufio.NewReaderSize(spooled, 1<<16)
 	w := bufio.NewWriter(s.w)
+	writeHost(w, t.Host)
 	var rest []replay.Finding // the findings of one log not in a cluster
 	for _, l := range s.logs {
 		rest = rest[:0]
