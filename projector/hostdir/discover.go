@@ -60,7 +60,9 @@ func firstParty(name string) bool {
 // installs).
 func cliPackage(name string) bool { return name == "@deepseek-ai/dsh" || name == "lasmex" }
 
-func toolsPackage(name string) bool { return name == "@deepseek-ai/dsh-tools" || name == "lasmex-tools" }
+func toolsPackage(name string) bool {
+	return name == "@deepseek-ai/dsh-tools" || name == "lasmex-tools"
+}
 
 // pluginName is the name a package's options go by.
 func pluginName(name string) string {
