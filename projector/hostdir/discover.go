@@ -163,9 +163,6 @@ func Discover(dir string) (*Install, error) {
 		}
 	}
 	in.Product = map[string]string{"dsh": "DSH", "lasmex": "LasmeX"}[in.Host]
-	if in.Version == "" {
-		in.Version = "unknown version"
-	}
 	for _, p := range d.pkgs {
 		if !firstParty(p.m.name) || hostOfName(p.m.name) != in.Host {
 			continue
@@ -175,8 +172,21 @@ func Discover(dir string) (*Install, error) {
 		}
 	}
 	sort.Slice(in.Packages, func(i, j int) bool { return in.Packages[i].Name < in.Packages[j].Name })
+	if in.Version == "" {
+		// Neither a CLI nor the tools package: the plugins' own version
+		// when they agree.
+		in.Version = "mixed versions"
+		for i, p := range in.Packages {
+			if i == 0 {
+				in.Version, in.VersionFrom = p.Version, filepath.Join(p.Dir, "package.json")
+			} else if p.Version != in.Version {
+				in.Version, in.VersionFrom = "mixed versions", ""
+				break
+			}
+		}
+	}
 	if len(in.Packages) == 0 {
-		return nil, fmt.Errorf("%s: %s %s install with %d first-party packages, none of which defines a tool (no defineTool or tools.register in their code)", dir, in.Product, in.Version, in.FirstParty)
+		return nil, fmt.Errorf("%s: %s install with %d first-party packages, none of which defines a tool (no defineTool or tools.register in their code)", dir, in.Product, in.FirstParty)
 	}
 	return in, nil
 }
