@@ -27,7 +27,7 @@ func (p *ProjectorFlags) Add(f *pflag.FlagSet) {
 // values (show, tools).
 func (p *ProjectorFlags) AddProjectors(f *pflag.FlagSet) {
 	f.StringVar(&p.Config, "config", "", "deployment configuration the projectors read: a JSON `FILE` or inline JSON ({\"host\": ..., \"plugins\": {...}, \"services\": {...}})")
-	f.StringVar(&p.Host, "host", "", "verify with an installed host's own projectors: a DSH or LasmeX `DIR` (source tree, node_modules, or a global install); its first-party tool plugins run in the sandbox in place of the ports")
+	f.StringVar(&p.Host, "host", "", "use an installed host's own projectors: a DSH or LasmeX `DIR` (source tree, node_modules, or global install) whose first-party tool plugins run in the sandbox in place of the Go ports (docs/host.md)")
 	StringArrayVar(f, &p.Plugins, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
 }
 
