@@ -104,7 +104,8 @@ func TestHostExitCodes(t *testing.T) {
 	}{
 		{"verify with the host", []string{"verify", "--host", good, log}, ExitOK,
 			[]string{"host: DSH 9.9.9 (node_modules " + good + "): 2 tools from 1 plugin, 1 replacing ports, 1 no port has", "host: tools no port has: word_count", "OK: 1 log, 4 calls: 4 verified"}, nil},
-		{"show with the host", []string{"show", "--host", good, "--compact", "--color", "never", log}, ExitOK, []string{"todo_write", "word_count"}, nil},
+		{"show with the host", []string{"show", "--host", good, "--compact", "--color", "never", log}, ExitOK, []string{"todo_write", "word_count"},
+			[]string{"dsh-replay: host DSH 9.9.9 (node_modules " + good + "): 2 tools from 1 plugin"}},
 		{"no such directory", []string{"verify", "--host", filepath.Join(good, "nope"), log}, ExitUsage, nil, []string{"--host " + filepath.Join(good, "nope") + ": no such directory"}},
 		{"not an install", []string{"verify", "--host", notInstall, log}, ExitUsage, nil, []string{"not a DSH or LasmeX install"}},
 		{"a ported plugin that does not load", []string{"verify", "--host", fakeHost(t, throwingPlugin, nil), log}, ExitCannot, nil,
