@@ -13,6 +13,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/internal/clitest"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/internal/upstreamtest"
 )
 
 // execCLI runs the test binary as the CLI in its own process, bounded by
@@ -160,54 +161,46 @@ func TestVerifyHostJSON(t *testing.T) {
 }
 
 // TestVerifyRecordedWithHost: verify --host over each prepared tree
-// (DSH_REPLAY_UPSTREAM, DSH_REPLAY_UPSTREAM_LASMEX; skipped, saying so,
-// without one) gives the recorded sessions of that host the verdicts the
+// (DSH_REPLAY_UPSTREAM, DSH_REPLAY_UPSTREAM_LASMEX; a subtest per host,
+// skipped, saying so, without its tree) gives the recorded sessions of that host the verdicts the
 // ports give, call for call and tool for tool, names the version loaded,
 // and verifies the calls through the host's own tools; tools --host finds
 // no tool that differs from its port on the worked examples.
 func TestVerifyRecordedWithHost(t *testing.T) {
-	for _, h := range []struct{ env, host, product string }{
-		{"DSH_REPLAY_UPSTREAM", "dsh", "DSH"},
-		{"DSH_REPLAY_UPSTREAM_LASMEX", "lasmex", "LasmeX"},
-	} {
-		t.Run(h.host, func(t *testing.T) {
-			tree := os.Getenv(h.env)
-			if tree == "" {
-				t.Skipf("%s is not set: no prepared upstream tree", h.env)
+	for _, h := range upstreamtest.Hosts {
+		t.Run(h.Name, func(t *testing.T) {
+			tree := h.Tree(t)
+			root, err := os.ReadFile(filepath.Join(tree, "package.json"))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if _, err := os.Stat(tree); err != nil {
-				t.Skipf("%s=%s: %v", h.env, tree, err)
-			}
-			logs := filepath.Join(recordedData, h.host)
+			var rootPkg struct{ Name, Version string }
+			json.Unmarshal(root, &rootPkg)
+			host, product := h.Name, map[string]string{"dsh": "DSH", "lasmex": "LasmeX"}[h.Name]
+			logs := filepath.Join(recordedData, host)
 			args := []string{"--strict", "--format", "json", "--deterministic", logs}
 			portOut, errOut, portCode := verifyCLI(t, "", args...)
 			hostOut, hostErr, hostCode := verifyCLI(t, "", append([]string{"--host", tree}, args...)...)
 			if hostCode != portCode {
 				t.Fatalf("exit %d with the host, %d with the ports\n%s%s", hostCode, portCode, hostErr, errOut)
 			}
-			ports, host := parseNDJSON(t, portOut), parseNDJSON(t, hostOut)
-			if ports.classes() != host.classes() {
-				t.Errorf("findings: %q with the host, %q with the ports", host.classes(), ports.classes())
+			ports, withHost := parseNDJSON(t, portOut), parseNDJSON(t, hostOut)
+			if ports.classes() != withHost.classes() {
+				t.Errorf("findings: %q with the host, %q with the ports", withHost.classes(), ports.classes())
 			}
 			for _, k := range []string{"verdict", "calls", "verified", "diverged", "unverified", "checkedWithValues"} {
-				if ports.summary[k] != host.summary[k] {
-					t.Errorf("%s: %v with the host, %v with the ports", k, host.summary[k], ports.summary[k])
+				if ports.summary[k] != withHost.summary[k] {
+					t.Errorf("%s: %v with the host, %v with the ports", k, withHost.summary[k], ports.summary[k])
 				}
 			}
 			pt, _ := json.Marshal(ports.summary["tools"])
-			ht, _ := json.Marshal(host.summary["tools"])
+			ht, _ := json.Marshal(withHost.summary["tools"])
 			if string(pt) != string(ht) {
 				t.Errorf("per tool:\nhost  %s\nports %s", ht, pt)
 			}
-			hi, _ := host.summary["host"].(map[string]any)
-			root, err := os.ReadFile(filepath.Join(tree, "package.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rootPkg struct{ Version string }
-			json.Unmarshal(root, &rootPkg)
-			if hi["product"] != h.product || hi["version"] != rootPkg.Version || hi["layout"] != "source tree" {
-				t.Errorf("host: %v, want %s %s", hi, h.product, rootPkg.Version)
+			hi, _ := withHost.summary["host"].(map[string]any)
+			if hi["product"] != product || hi["version"] != rootPkg.Version || hi["layout"] != "source tree" {
+				t.Errorf("host: %v, want %s %s", hi, product, rootPkg.Version)
 			}
 			fromHost := map[string]bool{}
 			tools, _ := hi["tools"].([]any)
@@ -215,20 +208,20 @@ func TestVerifyRecordedWithHost(t *testing.T) {
 				fromHost[x.(map[string]any)["tool"].(string)] = true
 			}
 			through := 0.0
-			for _, x := range host.summary["tools"].([]any) {
+			for _, x := range withHost.summary["tools"].([]any) {
 				row := x.(map[string]any)
 				if fromHost[row["tool"].(string)] {
 					through += row["verified"].(float64)
 				}
 			}
 			if len(fromHost) == 0 || through == 0 {
-				t.Errorf("0 of %v calls verified through the host's %d tools", host.summary["calls"], len(fromHost))
+				t.Errorf("0 of %v calls verified through the host's %d tools", withHost.summary["calls"], len(fromHost))
 			}
-			t.Logf("%s %s: %v calls, %.0f verified through its %d tools", h.product, rootPkg.Version, host.summary["calls"], through, len(fromHost))
+			t.Logf("%s %s: %v calls, %.0f verified through its %d tools", product, rootPkg.Version, withHost.summary["calls"], through, len(fromHost))
 
 			out, errOut, code := cli(t, nil, "tools", "--host", tree, "--examples", filepath.Join(sharedtest.Dir(t, "conformance"), "fs-examples.jsonl"),
 				"--examples", filepath.Join(sharedtest.Dir(t, "conformance"), "other-examples.jsonl"))
-			if code != ExitOK || !strings.Contains(out, " 0 differ,") || !strings.Contains(out, "host: "+h.product+" "+rootPkg.Version) {
+			if code != ExitOK || !strings.Contains(out, " 0 differ,") || !strings.Contains(out, "host: "+product+" "+rootPkg.Version) {
 				t.Errorf("tools --host: exit %d\n%s%s", code, out, errOut)
 			}
 			if strings.Contains(out, " 0 agree,") {

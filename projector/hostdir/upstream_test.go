@@ -7,40 +7,23 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
+	"github.com/dsh-replay/dsh-replay/internal/upstreamtest"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/projector/hostdir"
 )
 
-// hostTrees are the prepared upstream trees, by the variable that names
-// each.
-var hostTrees = []struct{ env, host string }{
-	{"DSH_REPLAY_UPSTREAM", "dsh"},
-	{"DSH_REPLAY_UPSTREAM_LASMEX", "lasmex"},
-}
-
-// tree is the prepared tree env names, or a skip saying why there is none.
-func tree(t *testing.T, env string) string {
-	t.Helper()
-	dir := os.Getenv(env)
-	if dir == "" {
-		t.Skipf("%s is not set: no prepared upstream tree to load", env)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("%s=%s: %v", env, dir, err)
-	}
-	return dir
-}
-
-// TestUpstreamHost discovers and loads each prepared tree as --host does,
+// TestUpstreamHost discovers and loads each prepared tree it is given
+// (DSH_REPLAY_UPSTREAM, DSH_REPLAY_UPSTREAM_LASMEX; a subtest per host) as
+// --host does,
 // and holds every tool it loads to its port on the worked examples. It
 // fails when a plugin the ports come from does not load, when nothing
 // loads ("0 of N loaded"), and when a tool differs from its port.
 func TestUpstreamHost(t *testing.T) {
-	for _, h := range hostTrees {
-		t.Run(h.host, func(t *testing.T) {
-			dir := tree(t, h.env)
+	for _, h := range upstreamtest.Hosts {
+		t.Run(h.Name, func(t *testing.T) {
+			dir := h.Tree(t)
 			in, err := hostdir.Discover(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -49,8 +32,10 @@ func TestUpstreamHost(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := jsonv.MustParse(string(root)).Get("version").Str(); in.Host != h.host || in.Version != want || in.Layout != hostdir.SourceTree {
-				t.Errorf("found %s %s %s (%s), want %s %s source tree", in.Host, in.Version, in.Layout, in.VersionFrom, h.host, want)
+			rootPkg := jsonv.MustParse(string(root))
+			host := h.Name
+			if want := rootPkg.Get("version").Str(); in.Host != host || in.Version != want || in.Layout != hostdir.SourceTree {
+				t.Errorf("found %s %s %s (%s), want %s %s source tree", in.Host, in.Version, in.Layout, in.VersionFrom, host, want)
 			}
 			ports, err := builtin.Registry(projector.Config{})
 			if err != nil {
