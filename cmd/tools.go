@@ -17,8 +17,9 @@ import (
 )
 
 type toolsOptions struct {
-	json bool
-	proj cmdutil.ProjectorFlags
+	json     bool
+	proj     cmdutil.ProjectorFlags
+	examples []string
 }
 
 func newToolsCmd() *cobra.Command {
@@ -30,9 +31,26 @@ func newToolsCmd() *cobra.Command {
 plugin that ships it, which projectors it has (render, presentationMeta,
 presentCall, presentResult, and finalizeContent when the recorded content
 passes through one) and the cards its presenters can emit.
-"tools schema NAME" prints a tool's parameter and output schemas.`,
+"tools schema NAME" prints a tool's parameter and output schemas.
+
+With --host DIR it prints the drift table instead: per tool, whether the
+installed host's own projectors agree with the port on the worked examples
+of --examples (the host version, examples, agree, differ, the first
+difference; docs/host.md). Exit 0 when no tool differs, 1 when one does,
+3 when the host cannot be loaded.`,
+		Example: `  dsh-replay tools
+  dsh-replay tools --host ~/.local/share/pnpm/global/5/node_modules --examples conformance/`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if o.proj.Host != "" {
+				if len(o.proj.Plugins) > 0 {
+					return cmdutil.UsageErr("tools --host compares the host with the ports; --plugin does not go with it")
+				}
+				return runToolsHost(o, c.OutOrStdout(), c.ErrOrStderr())
+			}
+			if len(o.examples) > 0 {
+				return cmdutil.UsageErr("--examples goes with --host")
+			}
 			reg, added, err := o.proj.Registry()
 			if err != nil {
 				return err
@@ -59,6 +77,7 @@ passes through one) and the cards its presenters can emit.
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print NDJSON, one object per tool")
+	cmdutil.StringArrayVar(c.Flags(), &o.examples, "examples", nil, "with --host: worked examples to compare the host and the ports on: a JSON-lines `FILE`, or a directory of *.jsonl; repeatable")
 	o.proj.AddProjectors(c.PersistentFlags())
 
 	schema := &cobra.Command{

@@ -199,7 +199,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if err := checkReportTargets(args, targets); err != nil {
 		return err
 	}
-	reg, pluginTools, err := o.proj.Registry()
+	reg, pluginTools, host, err := o.proj.Projectors()
 	if err != nil {
 		return err
 	}
@@ -283,6 +283,7 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 
 	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Views: wantHTML || wantBlob, Kaptinlin: o.kaptinlin})
 	agg := report.NewAggregator(sinks...)
+	agg.Totals.Host = host
 	for _, pt := range pluginTools {
 		agg.Totals.PluginTools = append(agg.Totals.PluginTools, pt.String())
 	}

@@ -236,6 +236,9 @@ func (s *githubSink) appendSummary(t *Totals, fs []*replay.Finding) error {
 	for _, pt := range t.PluginTools {
 		b.WriteString("Plugin tool: " + mdText(pt) + "\n\n")
 	}
+	if t.Host != nil {
+		b.WriteString("Host: " + mdText(t.Host.Headline()) + "\n\n")
+	}
 	if s.o.HTMLReport != "" {
 		b.WriteString("HTML report with every card and finding: `" + strings.ReplaceAll(s.o.HTMLReport, "`", "'") + "` (upload it as an artifact and open it in a browser).\n\n")
 	}

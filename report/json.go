@@ -58,6 +58,7 @@ type jsonSummary struct {
 	Tools             []jsonTool     `json:"tools"`
 	Shard             string         `json:"shard,omitempty"`
 	PluginTools       []string       `json:"pluginTools,omitempty"`
+	Host              *Host          `json:"host,omitempty"`
 	Strict            bool           `json:"strict"`
 	DurationMs        int64          `json:"durationMs"`
 }
@@ -126,7 +127,7 @@ func (s *jsonSink) Close(t *Totals) error {
 		Logs: t.Logs, Unreadable: t.Unreadable, Calls: t.Calls, Verified: t.Verified, Diverged: t.Diverged,
 		Unverified: t.Unverified, WithValues: t.WithValue, CheckedWithValues: t.VerifiedWithValue,
 		PresentersOnly: t.Verified - t.VerifiedWithValue, NotSessionLogs: t.NotLogs, Findings: map[string]int{}, Tools: []jsonTool{},
-		Shard: t.Shard, PluginTools: t.PluginTools, Strict: s.o.Strict, DurationMs: t.Duration.Milliseconds()}
+		Shard: t.Shard, PluginTools: t.PluginTools, Host: t.Host, Strict: s.o.Strict, DurationMs: t.Duration.Milliseconds()}
 	for c, n := range t.Findings {
 		sum.Findings[string(c)] = n
 	}

@@ -52,7 +52,9 @@ type Totals struct {
 	Shard string
 	// PluginTools name the tools --plugin added (and the ports they replace).
 	PluginTools []string
-	ExitCode    int
+	// Host is what --host loaded (nil without it).
+	Host     *Host
+	ExitCode int
 }
 
 // SortedTools is the tool tallies by name.

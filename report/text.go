@@ -142,6 +142,7 @@ func (s *textSink) Close(t *Totals) error {
 	defer done()
 	in := bufio.NewReaderSize(spooled, 1<<16)
 	w := bufio.NewWriter(s.w)
+	writeHost(w, t.Host)
 	var rest []replay.Finding // the findings of one log not in a cluster
 	// A finding shown in its cluster is counted, not decoded.
 	clustered := func(ci int) bool { return ci >= len(s.order) || s.order[ci].n >= ClusterMin }

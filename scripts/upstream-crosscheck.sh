@@ -3,7 +3,9 @@
 # holds their projectors and presenters to the Go ports on the worked
 # conformance vectors (TestUpstreamCrossCheck), and verifies the recorded
 # sessions through them (TestVerifyRecordedWithUpstreamPlugins), for DSH and
-# LasmeX.
+# LasmeX; then loads the tree as --host does (TestUpstreamHost) and verifies
+# the recorded sessions and the drift table through it
+# (TestVerifyRecordedWithHost).
 #
 #   scripts/upstream-crosscheck.sh [dsh|lasmex|all]
 #
@@ -32,10 +34,10 @@ for host in "${hosts[@]}"; do
   out=$(mktemp)
   # Only this host's variable: the tests run a subtest per tree they are given.
   if env -u DSH_REPLAY_UPSTREAM -u DSH_REPLAY_UPSTREAM_LASMEX "$var=${!var}" \
-    go test -count=1 -run '^(TestUpstreamCrossCheck|TestVerifyRecordedWithUpstreamPlugins)$' -v ./projector/jsplugin ./cmd >"$out" 2>&1; then
+    go test -count=1 -run '^(TestUpstreamCrossCheck|TestVerifyRecordedWithUpstreamPlugins|TestUpstreamHost|TestVerifyRecordedWithHost)$' -v ./projector/jsplugin ./projector/hostdir ./cmd >"$out" 2>&1; then
     grep -E '^(upstream plugins|recorded sessions)' "$out"
     # A subtest skipped here would be a check that did not run.
-    if grep -E -e "--- SKIP: Test(UpstreamCrossCheck|VerifyRecordedWithUpstreamPlugins)/$host" "$out"; then status=1; fi
+    if grep -E -e "--- SKIP: Test(UpstreamCrossCheck|VerifyRecordedWithUpstreamPlugins|UpstreamHost|VerifyRecordedWithHost)/$host" "$out"; then status=1; fi
   else
     cat "$out"
     status=1

@@ -4,13 +4,15 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // ProjectorFlags are the flags that choose the projectors a command runs
-// (--config, --plugin) and the values it reads (--no-sidecar). They are
-// turned into command-line words by Args and ShowArgs, and nowhere else.
+// (--config, --host, --plugin) and the values it reads (--no-sidecar). They
+// are turned into command-line words by Args and ShowArgs, and nowhere else.
 type ProjectorFlags struct {
 	Config    string
+	Host      string
 	Plugins   []string
 	NoSidecar bool
 }
@@ -25,6 +27,7 @@ func (p *ProjectorFlags) Add(f *pflag.FlagSet) {
 // values (show, tools).
 func (p *ProjectorFlags) AddProjectors(f *pflag.FlagSet) {
 	f.StringVar(&p.Config, "config", "", "deployment configuration the projectors read: a JSON `FILE` or inline JSON ({\"host\": ..., \"plugins\": {...}, \"services\": {...}})")
+	f.StringVar(&p.Host, "host", "", "use an installed host's own projectors: a DSH or LasmeX `DIR` (source tree, node_modules, or global install) whose first-party tool plugins run in the sandbox in place of the Go ports (docs/host.md)")
 	StringArrayVar(f, &p.Plugins, "plugin", nil, "also load the tools of a JavaScript plugin: its built ESM file or its source directory (TypeScript too); its projectors run in a sandbox; repeatable")
 }
 
@@ -44,15 +47,26 @@ func (p ProjectorFlags) ShowArgs() []string {
 	if p.Config != "" {
 		args = append(args, "--config", p.Config)
 	}
+	if p.Host != "" {
+		args = append(args, "--host", p.Host)
+	}
 	for _, pl := range p.Plugins {
 		args = append(args, "--plugin", pl)
 	}
 	return args
 }
 
-// Registry builds the registry these flags name (see Registry).
+// Registry builds the registry these flags name (see Projectors).
 func (p ProjectorFlags) Registry() (*projector.Registry, []PluginTool, error) {
-	return Registry(p.Config, p.Plugins)
+	reg, added, _, err := p.Projectors()
+	return reg, added, err
+}
+
+// Projectors builds the registry of the Go ports for --config, puts the
+// installed host's tools in their place (--host), then adds each
+// --plugin's; host says what --host loaded (nil without it).
+func (p ProjectorFlags) Projectors() (reg *projector.Registry, added []PluginTool, host *report.Host, err error) {
+	return registry(p.Config, p.Host, p.Plugins)
 }
 
 // AddJobsFlag adds --jobs: every worker pool of the command (decoding, and

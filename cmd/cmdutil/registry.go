@@ -5,6 +5,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // PluginTool is a tool a --plugin added.
@@ -31,9 +32,16 @@ func (p PluginTool) String() string {
 // Registry builds the registry of the Go ports for --config, then adds the
 // tools of each --plugin (a plugin tool with a port's name replaces it).
 func Registry(config string, plugins []string) (*projector.Registry, []PluginTool, error) {
+	reg, added, _, err := registry(config, "", plugins)
+	return reg, added, err
+}
+
+// registry is Registry with the tools of the host installed at hostDir
+// (when set) in place of the ports, before the plugins'.
+func registry(config, hostDir string, plugins []string) (*projector.Registry, []PluginTool, *report.Host, error) {
 	cfg, err := projector.LoadConfig(config)
 	if err != nil {
-		return nil, nil, UsageErr("--config: %v", err)
+		return nil, nil, nil, UsageErr("--config: %v", err)
 	}
 	reg, err := builtin.Registry(cfg)
 	if err != nil {
@@ -42,14 +50,20 @@ func Registry(config string, plugins []string) (*projector.Registry, []PluginToo
 		// defaults build, the configuration is at fault, not this build.
 		if config != "" {
 			if _, derr := builtin.Registry(projector.Config{}); derr == nil {
-				return nil, nil, UsageErr("--config: %s: %v", config, err)
+				return nil, nil, nil, UsageErr("--config: %s: %v", config, err)
 			}
 		}
-		return nil, nil, Cannot(fmt.Errorf("building the tool registry: %w", err))
+		return nil, nil, nil, Cannot(fmt.Errorf("building the tool registry: %w", err))
+	}
+	var host *report.Host
+	if hostDir != "" {
+		if host, cfg, err = addHost(reg, cfg, hostDir); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	added, err := addPlugins(reg, cfg, plugins)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return reg, added, nil
+	return reg, added, host, nil
 }

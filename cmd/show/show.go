@@ -124,11 +124,16 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if err := cmdutil.CheckOutputs(args, cmdutil.Output{Flag: "--html", Path: o.html}); err != nil {
 		return err
 	}
-	reg, _, err := o.proj.Registry()
+	reg, _, host, err := o.proj.Projectors()
 	if err != nil {
 		return err
 	}
 	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
+	if host != nil {
+		// The cards are drawn by the host's code: said where it does not
+		// mix with them.
+		fmt.Fprintf(stderr, "dsh-replay: host %s\n", host.Headline())
+	}
 	in, err := cmdutil.ExpandLogInputs(args, o.filter, stderr)
 	if err != nil {
 		return err
