@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -51,13 +50,6 @@ func copyExample(t *testing.T, dst string) {
 	}
 	if err := os.WriteFile(dst, data, 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func mkfifo(t *testing.T, p string) {
-	t.Helper()
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
 	}
 }
 
@@ -166,7 +158,9 @@ func runAsUser(t *testing.T, dir string, args ...string) (code int, stdout, stde
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "DSH_REPLAY_AS_CLI=1", "HOME="+dir)
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	if !asNobody(cmd) {
+		return 0, "", "", false
+	}
 	if err := cmd.Start(); err != nil {
 		t.Logf("cannot run as nobody: %v", err)
 		return 0, "", "", false

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func TestOutputWidth(t *testing.T) {
 		{"300000000", 0, Terminal{}, 500},             // never above most
 		{"99999999999999999999999", 0, Terminal{}, 500},
 		{"-99999999999999999999999", 0, Terminal{}, 100},
-		{"", 1 << 40, Terminal{}, 500},
+		{"", math.MaxInt, Terminal{}, 500},
 		{"", 0, Terminal{IsTTY: true, Width: 1 << 20}, 500},
 	} {
 		t.Setenv("COLUMNS", c.columns)

@@ -56,21 +56,36 @@ func required(spec string) string {
 	return strings.TrimSuffix(spec, "}") + `,"required":true}`
 }
 
-var teamOutputs = map[string]string{
-	"spawn_teammate": `{"type":"object","additionalProperties":false,"properties":{"member":` + required(memberViewSpec) + `}}`,
-	"list_agents":    `{"type":"array","items":` + memberViewSpec + `}`,
-	"send_message":   sendValueSpec,
-	"followup_task":  sendValueSpec,
-	"wait_agent": `{"type":"object","additionalProperties":false,"properties":{
+// teamOutput is the value schema of a Team tool (built on first use: a
+// package-level map would be built at every start-up).
+func teamOutput(name string) string {
+	switch name {
+	case "spawn_teammate":
+		return `{"type":"object","additionalProperties":false,"properties":{"member":` + required(memberViewSpec) + `}}`
+	case "list_agents":
+		return `{"type":"array","items":` + memberViewSpec + `}`
+	case "send_message":
+		return sendValueSpec
+	case "followup_task":
+		return sendValueSpec
+	case "wait_agent":
+		return `{"type":"object","additionalProperties":false,"properties":{
  "timedOut":{"type":"boolean","required":true},
  "noProgress":{"type":"object","additionalProperties":false,"properties":{
   "reason":{"type":"string","required":true,"const":"no-active-peer"},
-  "message":{"type":"string","required":true}}}}}`,
-	"interrupt_agent":  `{"type":"object","additionalProperties":false,"properties":{"previousStatus":{"type":"string","required":true,"enum":["running","idle","inactive"]}}}`,
-	"team_task_create": taskViewSpec,
-	"team_task_list":   `{"type":"object","additionalProperties":false,"properties":{"tasks":{"type":"array","required":true,"items":` + taskViewSpec + `},"nextCursor":{"type":"integer"}}}`,
-	"team_task_get":    taskViewSpec,
-	"team_task_update": taskViewSpec,
+  "message":{"type":"string","required":true}}}}}`
+	case "interrupt_agent":
+		return `{"type":"object","additionalProperties":false,"properties":{"previousStatus":{"type":"string","required":true,"enum":["running","idle","inactive"]}}}`
+	case "team_task_create":
+		return taskViewSpec
+	case "team_task_list":
+		return `{"type":"object","additionalProperties":false,"properties":{"tasks":{"type":"array","required":true,"items":` + taskViewSpec + `},"nextCursor":{"type":"integer"}}}`
+	case "team_task_get":
+		return taskViewSpec
+	case "team_task_update":
+		return taskViewSpec
+	}
+	return ""
 }
 
 const sendValueSpec = `{"type":"object","additionalProperties":false,"properties":{"messageId":{"type":"string","required":true},"status":{"type":"string","required":true,"enum":["accepted","queued"]}}}`
@@ -81,7 +96,9 @@ var TeamToolNames = []string{"spawn_teammate", "send_message", "followup_task", 
 
 // teamShadows are the Team tools whose names tool-subagent-control also
 // registers (globally).
-var teamShadows = map[string]bool{"send_message": true, "list_agents": true, "interrupt_agent": true}
+func teamShadows(name string) bool {
+	return name == "send_message" || name == "list_agents" || name == "interrupt_agent"
+}
 
 // teamTools builds the ten Team tools.
 func teamTools() []*projector.Tool {
@@ -92,7 +109,7 @@ func teamTools() []*projector.Tool {
 			Plugin:     TeamPlugin,
 			Parameters: teamParams(name),
 			// jsonOutput: [{type:'text', text: JSON.stringify(value)}].
-			Output: &projector.Output{Schema: toolkit.MustCompile(teamOutputs[name]), Render: jsonText},
+			Output: &projector.Output{Schema: toolkit.MustCompile(teamOutput(name)), Render: jsonText},
 		})
 	}
 	return out
@@ -106,7 +123,7 @@ func registerTeam(r *projector.Registry) error {
 		if err := r.AddScopedTool(projector.TeamScope, t); err != nil {
 			return err
 		}
-		if !teamShadows[t.Name] {
+		if !teamShadows(t.Name) {
 			if err := r.Add(t); err != nil {
 				return err
 			}
