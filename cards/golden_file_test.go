@@ -5,6 +5,7 @@ import (
 )
 
 func TestGoldenHeader(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{TextGolden, JSONGolden} {
 		g := &Golden{Kind: kind, Log: "a \"b\".jsonl", Body: []byte("body\n")}
 		data := g.Bytes("v1.2.3")
@@ -32,6 +33,7 @@ func TestGoldenHeader(t *testing.T) {
 }
 
 func TestLogBase(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"d/session.jsonl.zstd": "d/session",
 		"d/session.jsonl":      "d/session",

@@ -76,6 +76,7 @@ func checkGolden(t *testing.T, name, got string) {
 func visible(s string) string { return strings.ReplaceAll(s, "\x1b", "␛") }
 
 func TestCardGoldens(t *testing.T) {
+	t.Parallel()
 	names, entries := loadEntries(t)
 	type variant struct {
 		mode   string // card, full, compact, raw

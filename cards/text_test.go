@@ -9,6 +9,7 @@ import (
 )
 
 func TestSanitize(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"plain text", "plain text"},
 		{"\x1b[31mred\x1b[0m", "␛[31mred␛[0m"},
@@ -32,6 +33,7 @@ func TestSanitize(t *testing.T) {
 }
 
 func TestWrap(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in    string
 		width int
@@ -58,6 +60,7 @@ func TestWrap(t *testing.T) {
 }
 
 func TestUnfence(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, code, lang string }{
 		{"```console\nstarted\n```", "started", ""},
 		{"```go\nfunc f() {}\n```\n", "func f() {}", "go"},
@@ -76,6 +79,7 @@ func TestUnfence(t *testing.T) {
 }
 
 func TestCompact(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{`"a  \n  b"`, "a b"},
 		{`{"content":"ship","status":"pending","n":1,"x":null,"e":""}`, "ship  pending  1  null"},
@@ -91,6 +95,7 @@ func TestCompact(t *testing.T) {
 }
 
 func TestLineDiff(t *testing.T) {
+	t.Parallel()
 	render := func(ops []Op) string {
 		var b strings.Builder
 		for _, op := range ops {
@@ -114,6 +119,7 @@ func TestLineDiff(t *testing.T) {
 }
 
 func TestCollapseKeepsSummaries(t *testing.T) {
+	t.Parallel()
 	var lines []Line
 	for i := 0; i < 30; i++ {
 		lines = append(lines, Line{Text: "x"})
@@ -129,6 +135,7 @@ func TestCollapseKeepsSummaries(t *testing.T) {
 }
 
 func TestDecodeDefensive(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in      string
 		card    string
@@ -161,6 +168,7 @@ func TestDecodeDefensive(t *testing.T) {
 }
 
 func TestEncodeBuiltViews(t *testing.T) {
+	t.Parallel()
 	title := "q"
 	v := &WebSearch{Title: &title, Sources: []WebSource{{URL: "u"}}}
 	if got := ResultViewJSON(v); got != `{"card":"web","kind":"search","title":"q","truncated":false,"sources":[{"url":"u"}]}` {
@@ -248,6 +256,7 @@ func FuzzRender(f *testing.F) {
 }
 
 func TestHugeLineCollapses(t *testing.T) {
+	t.Parallel()
 	line := strings.Repeat("ab\tc日本 ", 200000)
 	e := &Entry{Tool: "bash", HasResult: true, Content: jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", jsonv.Str(line+"\nnext"))))}
 	out := Render(e, Options{Width: 60, Styles: Plain()})

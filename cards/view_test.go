@@ -37,6 +37,7 @@ func conformanceViews(t *testing.T) (calls, results []jsonv.Value) {
 }
 
 func TestConformanceViewsRoundTrip(t *testing.T) {
+	t.Parallel()
 	calls, results := conformanceViews(t)
 	for _, v := range calls {
 		d := DecodeCallView(v)

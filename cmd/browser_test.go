@@ -147,6 +147,7 @@ func (p *page) selectValue(t *testing.T, id, value string) {
 }
 
 func TestBrowserVerifyReport(t *testing.T) {
+	t.Parallel()
 	browserPath(t)
 	dir := t.TempDir()
 	html, ndjson := filepath.Join(dir, "report.html"), filepath.Join(dir, "report.ndjson")
@@ -228,6 +229,7 @@ func TestBrowserVerifyReport(t *testing.T) {
 }
 
 func TestBrowserDeepLink(t *testing.T) {
+	t.Parallel()
 	browserPath(t)
 	html := filepath.Join(t.TempDir(), "report.html")
 	verifyCLI(t, "", "--deterministic", "--report", "html="+html, verifyData)
@@ -283,6 +285,7 @@ func TestBrowserShowHTML(t *testing.T) {
 // and how long Chromium takes to load it (logged, not asserted: no
 // wall-clock thresholds in tests). DSH_REPLAY_BROWSER_SCALE=1 runs it.
 func TestBrowserLargeReport(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("DSH_REPLAY_BROWSER_SCALE") != "1" {
 		t.Skip("set DSH_REPLAY_BROWSER_SCALE=1 (make test-browser does)")
 	}
@@ -337,6 +340,7 @@ func jsString(s string) string {
 // TestBrowserLazyChunks: calls without findings past HTMLEagerCards wait in
 // templates; counts, filters, search and deep links see them all the same.
 func TestBrowserLazyChunks(t *testing.T) {
+	t.Parallel()
 	browserPath(t)
 	eager, chunk := report.HTMLEagerCards, report.HTMLChunkCards
 	report.HTMLEagerCards, report.HTMLChunkCards = 1, 3

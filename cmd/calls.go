@@ -18,6 +18,7 @@ import (
 )
 
 type callsOptions struct {
+	cmdutil.IO
 	summary bool
 	json    bool
 	meta    bool
@@ -27,7 +28,9 @@ type callsOptions struct {
 	filter  logformat.PathFilter
 }
 
-func newCallsCmd() *cobra.Command {
+// newCmdCalls is `dsh-replay calls`; runF, when set, runs instead of
+// runCalls (tests).
+func newCmdCalls(fac *cmdutil.Factory, runF func(*callsOptions) error) *cobra.Command {
 	o := &callsOptions{}
 	c := &cobra.Command{
 		Use:   "calls PATH...",
@@ -50,15 +53,7 @@ and do not change the exit code; an unreadable or corrupt log exits 3.`,
 			}
 			return nil
 		},
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := cmdutil.CheckJobs(o.jobs); err != nil {
-				return err
-			}
-			if o.json && !o.summary {
-				return cmdutil.UsageErr("--json goes with --summary (the call list is always NDJSON)")
-			}
-			return runCalls(o, args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
-		},
+		RunE: cmdutil.RunE(o, runF, runCalls),
 	}
 	f := c.Flags()
 	f.BoolVar(&o.summary, "summary", false, "print the totals instead of the calls")
@@ -101,7 +96,19 @@ func (t *callTotals) add(s *logformat.Summary) {
 	}
 }
 
-func runCalls(o *callsOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// Validate checks the flags.
+func (o *callsOptions) Validate() error {
+	if err := cmdutil.CheckJobs(o.jobs); err != nil {
+		return err
+	}
+	if o.json && !o.summary {
+		return cmdutil.UsageErr("--json goes with --summary (the call list is always NDJSON)")
+	}
+	return nil
+}
+
+func runCalls(o *callsOptions) error {
+	args, stdin, stdout, stderr := o.Args, o.In, o.Out, o.ErrOut
 	if os.Getenv("GOGC") == "" {
 		// Reading allocates many short-lived values; a less eager collector
 		// costs a few MB of heap and saves a good share of CPU.

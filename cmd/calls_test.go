@@ -17,6 +17,7 @@ import (
 // TestCallsGolden: `calls --meta` over each small test log, against golden
 // NDJSON (log paths are relative to the testdata directory).
 func TestCallsGolden(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "testdata", "logformat")
 	for _, name := range []string{
 		"packed.jsonl", "legacy.jsonl", "projected.jsonl", "code-mode.jsonl", "pruned.jsonl",
@@ -45,6 +46,7 @@ func TestCallsGolden(t *testing.T) {
 }
 
 func TestCallsSummary(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "testdata", "logformat")
 	out, errs, code := cli(t, nil, "calls", "--summary", "--json", filepath.Join(dir, "torn.jsonl"), filepath.Join(dir, "code-mode.jsonl"))
 	if code != cmdutil.ExitOK {
@@ -76,6 +78,7 @@ func TestCallsSummary(t *testing.T) {
 // TestCallsBadInput: every bad input gives one clear message naming the file
 // (and line where there is one) and the right exit code, never a panic.
 func TestCallsBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	header := `{"type":"session","version":0,"id":"x","createdAt":0,"cwd":"/w","delegationDepth":0}` + "\n"
 	turnEnd := `{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n"
@@ -146,6 +149,7 @@ func TestCallsBadInput(t *testing.T) {
 // TestCallsHugeLine: a 200 MB single line is refused with file and line,
 // without reading it into memory whole.
 func TestCallsHugeLine(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 200 MB")
 	}
@@ -170,6 +174,7 @@ func TestCallsHugeLine(t *testing.T) {
 
 // TestCallsFixtures: every real log reads without error through the CLI.
 func TestCallsFixtures(t *testing.T) {
+	t.Parallel()
 	root := sharedtest.Dir(t, "fixtures")
 	out, errs, code := cli(t, nil, "calls", "--summary", "--json", root)
 	if code != cmdutil.ExitOK {

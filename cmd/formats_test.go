@@ -12,6 +12,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 	"github.com/dsh-replay/dsh-replay/internal/sharedtest"
 	"github.com/dsh-replay/dsh-replay/projector"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 // The summary numbers that must not depend on a session's format.
@@ -42,7 +43,7 @@ func TestVerifyMigratedTwins(t *testing.T) {
 	if len(originals) < 30 {
 		t.Fatalf("%d recorded sessions", len(originals))
 	}
-	reg, _, err := cmdutil.Registry("", nil)
+	reg, _, err := cmdutil.Registry("", nil, jsplugin.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

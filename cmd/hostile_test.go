@@ -57,6 +57,7 @@ func copyExample(t *testing.T, dst string) {
 // and never opened (opening it would block every command for good); the
 // regular log beside it is read.
 func TestFIFOInWalkedDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyExample(t, filepath.Join(dir, "a.jsonl"))
 	fifo := filepath.Join(dir, "b.jsonl")
@@ -86,6 +87,7 @@ func TestFIFOInWalkedDirectory(t *testing.T) {
 // Named on the command line, a file that is not regular is refused with
 // exit 3 (it cannot be verified) before anything is opened.
 func TestIrregularFileNamedExplicitly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "b.jsonl")
 	mkfifo(t, fifo)
@@ -106,6 +108,7 @@ func TestIrregularFileNamedExplicitly(t *testing.T) {
 // --config is bounded on every command that takes it: /dev/zero is a
 // usage error (exit 2), not gigabytes of memory.
 func TestConfigFromAnEndlessFile(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -125,6 +128,7 @@ func TestConfigFromAnEndlessFile(t *testing.T) {
 
 // --jobs below zero is a usage error on both commands that take it.
 func TestNegativeJobs(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"verify", "calls"} {
 		_, errs, code := runBounded(t, cmd, "--jobs", "-5", exampleLog)
 		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--jobs must be >= 0") {
@@ -183,6 +187,7 @@ func runAsUser(t *testing.T, dir string, args ...string) (code int, stdout, stde
 // the others: the readable log is verified, the report is written, and
 // the run exits 3. The same for calls and show.
 func TestUnreadableSubdirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	u := filepath.Join(dir, "u")
 	copyExample(t, filepath.Join(u, "ok.jsonl"))
@@ -240,6 +245,7 @@ func TestUnreadableSubdirectory(t *testing.T) {
 
 // Links that lead nowhere are unreadable logs, for root too.
 func TestDanglingAndLoopingLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyExample(t, filepath.Join(dir, "ok.jsonl"))
 	os.Symlink("nowhere.jsonl", filepath.Join(dir, "gone.jsonl"))
@@ -259,6 +265,7 @@ func TestDanglingAndLoopingLinks(t *testing.T) {
 // A value the ports refuse is a --config error (exit 2) on every command,
 // like a malformed file, not "internal error" (exit 3).
 func TestConfigValueRefused(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(cfg, []byte(`{"plugins":{"tool-fs-search":{"grepMaxMatches":"x"}}}`), 0o644)
 	want := "dsh-replay: --config: " + cfg + ": tool-fs-search: grepMaxMatches must be a positive integer\n"
@@ -278,6 +285,7 @@ func TestConfigValueRefused(t *testing.T) {
 // A log without read permission named on the command line is unreadable,
 // not log-corrupt.
 func TestPermissionDeniedIsUnreadable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.Chmod(filepath.Dir(dir), 0o755)
 	os.Chmod(dir, 0o755)
@@ -312,6 +320,7 @@ func rawControl(s string) (int, bool) {
 // quoted (as Go's %q does) in text output and on stderr, and shell
 // commands carry them as $'...'.
 func TestOddFileNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	red := filepath.Join(dir, "x\n\x1b[31mRED.jsonl")
 	copyExample(t, red)
@@ -362,6 +371,7 @@ func TestOddFileNames(t *testing.T) {
 // A lone surrogate in recorded content comes out of verify's text report
 // as U+FFFD, as show prints it, never as the bytes ED A0 80.
 func TestLoneSurrogateInTextReport(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(exampleLog)
 	if err != nil {
 		t.Fatal(err)
@@ -384,6 +394,7 @@ func TestLoneSurrogateInTextReport(t *testing.T) {
 // Three unreadable logs cluster as "3 logs", not "3 calls"; a torn tail in
 // a log without a turn/end does not claim one.
 func TestMessagesSayWhatTheyCount(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyExample(t, filepath.Join(dir, "ok.jsonl"))
 	for _, n := range []string{"a", "b", "c"} {
@@ -404,6 +415,7 @@ func TestMessagesSayWhatTheyCount(t *testing.T) {
 // A FIFO where a card golden would be is refused, not read: golden check
 // and update return.
 func TestFIFOCardGolden(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyExample(t, filepath.Join(dir, "a.jsonl"))
 	mkfifo(t, filepath.Join(dir, "a.cards.txt"))

@@ -16,15 +16,19 @@ import (
 )
 
 type mergeOptions struct {
+	cmdutil.IO
 	format        string
 	reports       []string
 	deterministic bool
 	blobs         []string
 	// stepSummary is $GITHUB_STEP_SUMMARY (the github format appends to it).
 	stepSummary string
+	targets     []reportTarget // set by Validate
 }
 
-func newMergeReportsCmd() *cobra.Command {
+// newCmdMergeReports is `dsh-replay merge-reports`; runF, when set, runs
+// instead of runMergeReports (tests).
+func newCmdMergeReports(_ *cmdutil.Factory, runF func(*mergeOptions) error) *cobra.Command {
 	o := &mergeOptions{}
 	c := &cobra.Command{
 		Use:   "merge-reports BLOB...",
@@ -49,15 +53,7 @@ Exit codes: those of verify for the merged run (0 verified, 1 divergence,
 			}
 			return nil
 		},
-		RunE: func(c *cobra.Command, args []string) error {
-			o.blobs = args
-			o.stepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
-			targets, err := o.Validate()
-			if err != nil {
-				return err
-			}
-			return runMergeReports(o, targets, c.OutOrStdout())
-		},
+		RunE: cmdutil.RunE(o, runF, func(o *mergeOptions) error { return runMergeReports(o, o.targets, o.Out) }),
 	}
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github, html")
@@ -66,21 +62,25 @@ Exit codes: those of verify for the merged run (0 verified, 1 divergence,
 	return c
 }
 
-// Validate checks the flags and returns the reports to write.
-func (o *mergeOptions) Validate() ([]reportTarget, error) {
+// Validate checks the flags and the blobs named, and sets the reports to
+// write.
+func (o *mergeOptions) Validate() error {
+	o.blobs = o.Args
+	o.stepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
 	targets, err := parseReports(o.format, o.reports)
 	if err != nil {
-		return nil, cmdutil.UsageErr("%v", err)
+		return cmdutil.UsageErr("%v", err)
 	}
 	for _, t := range targets {
 		if t.kind == "blob" {
-			return nil, cmdutil.UsageErr("--report blob: merge-reports writes reports, not blobs")
+			return cmdutil.UsageErr("--report blob: merge-reports writes reports, not blobs")
 		}
 	}
 	if len(o.blobs) == 0 {
-		return nil, cmdutil.UsageErr("merge-reports needs the shards' blobs (verify --report blob=FILE)")
+		return cmdutil.UsageErr("merge-reports needs the shards' blobs (verify --report blob=FILE)")
 	}
-	return targets, nil
+	o.targets = targets
+	return nil
 }
 
 // openBlobs opens every blob and checks that together they are one run's

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
-	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 // TestBadPluginsAreBounded: a plugin that does not bundle, throws while
@@ -16,9 +15,9 @@ import (
 // its apply, or a promise job) ends the command with one clear error naming
 // the plugin and the cause, exit 3, never a hang.
 func TestBadPluginsAreBounded(t *testing.T) {
-	old := jsplugin.LoadDeadline
-	jsplugin.LoadDeadline = 300 * time.Millisecond
-	defer func() { jsplugin.LoadDeadline = old }()
+	t.Parallel()
+	f := testFactory
+	f.PluginLimits.Load = 300 * time.Millisecond
 	for _, c := range []struct{ name, src, want string }{
 		{"does not bundle", "export function apply( {", "bundling: index.js:1:"},
 		{"imports what is not there", "import { x } from './missing.js'\nexport function apply() {}", `Could not resolve "./missing.js"`},
@@ -38,7 +37,7 @@ func TestBadPluginsAreBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			out, errOut, code := verifyCLI(t, "", "--plugin", plugin, pluginData+"/logs/todo.jsonl")
+			out, errOut, code := cliWith(t, f, nil, "verify", "--plugin", plugin, pluginData+"/logs/todo.jsonl")
 			if code != cmdutil.ExitCannot {
 				t.Fatalf("exit %d, want %d\n%s%s", code, cmdutil.ExitCannot, out, errOut)
 			}

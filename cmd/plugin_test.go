@@ -15,11 +15,13 @@ import (
 const pluginData = "../testdata/plugins"
 
 func TestVerifyPlugins(t *testing.T) {
-	old, oldB := jsplugin.Deadline, jsplugin.MemoryBudget
+	oldB := jsplugin.MemoryBudget
+	jsplugin.MemoryBudget = 64 << 20
+	defer func() { jsplugin.MemoryBudget = oldB }()
 	// The deadline is CPU time: a string that doubles past the budget
 	// takes less.
-	jsplugin.Deadline, jsplugin.MemoryBudget = 2*time.Second, 64<<20
-	defer func() { jsplugin.Deadline, jsplugin.MemoryBudget = old, oldB }()
+	f := testFactory
+	f.PluginLimits.Call = 2 * time.Second
 	for _, c := range []struct {
 		plugin, log string
 		code        int
@@ -34,7 +36,7 @@ func TestVerifyPlugins(t *testing.T) {
 	} {
 		t.Run(c.plugin, func(t *testing.T) {
 			start := time.Now()
-			out, errs, code := verifyCLI(t, "", "--format", "json", "--plugin", pluginData+"/"+c.plugin, pluginData+"/logs/"+c.log+".jsonl")
+			out, errs, code := cliWith(t, f, nil, "verify", "--format", "json", "--plugin", pluginData+"/"+c.plugin, pluginData+"/logs/"+c.log+".jsonl")
 			if code != c.code {
 				t.Fatalf("exit %d, want %d: %s%s", code, c.code, out, errs)
 			}
@@ -81,8 +83,6 @@ func TestVerifyPlugins(t *testing.T) {
 	}
 	// --shake re-runs the JavaScript projectors too (in this process and in
 	// the perturbed children).
-	shakeChildEnv = []string{"DSH_REPLAY_AS_CLI=1"}
-	defer func() { shakeChildEnv = nil }()
 	if out, errs, code := verifyCLI(t, "", "--shake", "2", "--plugin", pluginData+"/todo", pluginData+"/logs/todo.jsonl"); code != ExitOK {
 		t.Errorf("--shake: exit %d\n%s%s", code, out, errs)
 	}
@@ -128,6 +128,7 @@ func TestShowAndGoldenPlugin(t *testing.T) {
 // the same host calls the stand-in offers (harness.registerTool(ctx,
 // harness.defineTool(...))), and its call is then no longer unverified.
 func TestPluginFromARecordedDefinition(t *testing.T) {
+	t.Parallel()
 	log := sharedtest.Dir(t, "fixtures", "lasmex", "scripts", "snapshots", "python-sdk-single-exe", "advanced", "session.jsonl")
 	var code string
 	_, err := logformat.ReadCalls(log, logformat.Options{}, func(c *logformat.Call) error {
@@ -231,6 +232,7 @@ func TestPrintedCommandsLoadTheSameProjectors(t *testing.T) {
 // sandbox lacks leaves its calls unverified with a warning naming it (exit
 // 0), a failure only under --strict.
 func TestSandboxUnsupportedIsUnverified(t *testing.T) {
+	t.Parallel()
 	plugin := filepath.Join(t.TempDir(), "index.js")
 	src := `export function apply(ctx) {
   ctx.tools.register({ name: 'word_count', parameters: { type: 'object' }, output: { schema: {},

@@ -14,6 +14,7 @@ import (
 const recordedData = "../testdata/recorded"
 
 func TestVerifyRecorded(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := verifyCLI(t, "", "--strict", "--format", "json", "--deterministic", recordedData)
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -55,6 +56,7 @@ func TestVerifyRecorded(t *testing.T) {
 // TestVerifyRecordedAltered: a recorded value or content changed by one
 // byte is caught with the right class.
 func TestVerifyRecordedAltered(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, scenario, file, old, new string
 		want                           string
@@ -105,6 +107,7 @@ func TestVerifyRecordedAltered(t *testing.T) {
 // the other host makes the port's parameter schema reject arguments the
 // host ran, a params-mismatch even without --strict.
 func TestRecordedWebSearchPerHost(t *testing.T) {
+	t.Parallel()
 	for _, host := range []string{"dsh", "lasmex"} {
 		log := filepath.Join(recordedData, host, "web-search", "session.jsonl")
 		out, errOut, code := cli(t, nil, "show", "--json", log)

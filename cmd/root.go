@@ -24,47 +24,59 @@ const (
 	ExitCannot     = cmdutil.ExitCannot
 )
 
-// stopProfile ends a --cpuprofile or --memprofile run (set by the root's pre-run hook).
-var stopProfile func()
-
 // commands are the root's subcommands by name, each built afresh (one list,
 // so what the CLI offers is read in one place).
 var commands = []struct {
 	name  string
-	build func() *cobra.Command
+	build func(*cmdutil.Factory) *cobra.Command
 }{
-	{"show", show.NewCmd},
+	{"show", func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) }},
 	{"golden", golden.NewCmd},
-	{"calls", newCallsCmd},
-	{"tools", newToolsCmd},
-	{"verify", newVerifyCmd},
-	{"merge-reports", newMergeReportsCmd},
+	{"calls", func(f *cmdutil.Factory) *cobra.Command { return newCmdCalls(f, nil) }},
+	{"tools", func(f *cmdutil.Factory) *cobra.Command { return newCmdTools(f, nil, nil) }},
+	{"verify", func(f *cmdutil.Factory) *cobra.Command { return newCmdVerify(f, nil) }},
+	{"merge-reports", func(f *cmdutil.Factory) *cobra.Command { return newCmdMergeReports(f, nil) }},
 }
 
 // NewRoot builds the root command (a fresh tree each call, for tests).
-func NewRoot() *cobra.Command { return newRoot("") }
+func NewRoot() *cobra.Command {
+	root, _ := newRoot(&cmdutil.Factory{}, "")
+	return root
+}
 
 // rootFor is the root for a run of args: when args start with a
 // subcommand's name, that subcommand is the only one built (a command
 // tree with its flags and help text is start-up cost; the others are not
 // reachable from there).
-func rootFor(args []string) *cobra.Command {
+func rootFor(f *cmdutil.Factory, args []string) (*cobra.Command, *profiles) {
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
-		return newRoot("-") // the version alone: no subcommand is reached
+		return newRoot(f, "-") // the version alone: no subcommand is reached
 	}
 	if len(args) > 0 {
 		for _, c := range commands {
 			if c.name == args[0] {
-				return newRoot(args[0])
+				return newRoot(f, args[0])
 			}
 		}
 	}
-	return newRoot("")
+	return newRoot(f, "")
+}
+
+// profiles are a run's --cpuprofile and --memprofile: started by the
+// root's pre-run hook, ended by stop when the command returns.
+type profiles struct{ stops []func() }
+
+func (p *profiles) stop() {
+	for _, stop := range p.stops {
+		stop()
+	}
+	p.stops = nil
 }
 
 // newRoot builds the root with every subcommand, or only the one named
-// ("-": none).
-func newRoot(only string) *cobra.Command {
+// ("-": none), and the profiles its run may start.
+func newRoot(f *cmdutil.Factory, only string) (*cobra.Command, *profiles) {
+	prof := &profiles{}
 	root := &cobra.Command{
 		Use:   "dsh-replay",
 		Short: "Replay DSH session logs through the tool projectors: verify, show, golden",
@@ -82,7 +94,6 @@ session log and proves that they reproduce what was recorded.`,
 	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a memory profile to `FILE` at the end")
 	root.PersistentFlags().MarkHidden("memprofile")
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
-		var stops []func()
 		if profile != "" {
 			f, err := os.Create(profile)
 			if err != nil {
@@ -92,30 +103,23 @@ session log and proves that they reproduce what was recorded.`,
 				f.Close()
 				return err
 			}
-			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+			prof.stops = append(prof.stops, func() { pprof.StopCPUProfile(); f.Close() })
 		}
 		if memProfile != "" {
 			f, err := os.Create(memProfile)
 			if err != nil {
 				return &cmdutil.ExitError{Code: ExitUsage, Err: err}
 			}
-			stops = append(stops, func() { pprof.Lookup("allocs").WriteTo(f, 0); f.Close() })
-		}
-		if len(stops) > 0 {
-			stopProfile = func() {
-				for _, stop := range stops {
-					stop()
-				}
-			}
+			prof.stops = append(prof.stops, func() { pprof.Lookup("allocs").WriteTo(f, 0); f.Close() })
 		}
 		return nil
 	}
 	for _, c := range commands {
 		if only == "" || c.name == only {
-			root.AddCommand(c.build())
+			root.AddCommand(c.build(f))
 		}
 	}
-	return root
+	return root, prof
 }
 
 // Execute runs the CLI with os.Args and returns the exit code.
@@ -131,12 +135,13 @@ func Execute() int {
 }
 
 // Run runs the CLI with explicit streams; no panic escapes it.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	defer func() {
-		if stopProfile != nil {
-			stopProfile()
-			stopProfile = nil
-		}
-	}()
-	return cmdutil.Execute(rootFor(args), args, stdin, stdout, stderr)
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunWith(&cmdutil.Factory{}, args, stdin, stdout, stderr)
+}
+
+// RunWith is Run with the commands built by f (tests).
+func RunWith(f *cmdutil.Factory, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root, prof := rootFor(f, args)
+	defer prof.stop()
+	return cmdutil.Execute(root, args, stdin, stdout, stderr)
 }

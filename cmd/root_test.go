@@ -5,14 +5,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 )
 
 // A run that starts with a subcommand's name builds only that subcommand;
 // what it prints and exits with is what the whole tree gives.
 func TestRootForBuildsOneCommand(t *testing.T) {
+	t.Parallel()
+	rootFor := func(args []string) *cobra.Command {
+		root, _ := rootFor(&cmdutil.Factory{}, args)
+		return root
+	}
 	for _, c := range commands {
-		if got := c.build().Name(); got != c.name {
+		if got := c.build(&cmdutil.Factory{}).Name(); got != c.name {
 			t.Fatalf("commands lists %q for the %q command", c.name, got)
 		}
 		root := rootFor([]string{c.name, "--help"})

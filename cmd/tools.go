@@ -17,13 +17,33 @@ import (
 )
 
 type toolsOptions struct {
+	cmdutil.IO
 	json     bool
 	proj     cmdutil.ProjectorFlags
 	examples []string
 }
 
-func newToolsCmd() *cobra.Command {
+// Validate checks the flags that go together.
+func (o *toolsOptions) Validate() error {
+	if o.proj.Host != "" && len(o.proj.Plugins) > 0 {
+		return cmdutil.UsageErr("tools --host compares the host with the ports; --plugin does not go with it")
+	}
+	if o.proj.Host == "" && len(o.examples) > 0 {
+		return cmdutil.UsageErr("--examples goes with --host")
+	}
+	return nil
+}
+
+type toolsSchemaOptions struct {
+	*toolsOptions
+	cmdutil.IO
+}
+
+// newCmdTools is `dsh-replay tools` and `tools schema`; runF and schemaF,
+// when set, run instead (tests).
+func newCmdTools(fac *cmdutil.Factory, runF func(*toolsOptions) error, schemaF func(*toolsSchemaOptions) error) *cobra.Command {
 	o := &toolsOptions{}
+	o.proj.Limits = fac.PluginLimits
 	c := &cobra.Command{
 		Use:   "tools",
 		Short: "List the tool projectors this build knows",
@@ -41,67 +61,18 @@ difference; docs/host.md). Exit 0 when no tool differs, 1 when one does,
 		Example: `  dsh-replay tools
   dsh-replay tools --host ~/.local/share/pnpm/global/5/node_modules --examples conformance/`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if o.proj.Host != "" {
-				if len(o.proj.Plugins) > 0 {
-					return cmdutil.UsageErr("tools --host compares the host with the ports; --plugin does not go with it")
-				}
-				return runToolsHost(o, c.OutOrStdout(), c.ErrOrStderr())
-			}
-			if len(o.examples) > 0 {
-				return cmdutil.UsageErr("--examples goes with --host")
-			}
-			reg, added, err := o.proj.Registry()
-			if err != nil {
-				return err
-			}
-			tools := withScoped(reg)
-			if len(o.proj.Plugins) > 0 {
-				// What the plugins add, and which ports they replace.
-				tools = tools[:0:0]
-				for _, a := range added {
-					tools = append(tools, reg.Lookup(a.Tool))
-				}
-				if !o.json {
-					defer func() {
-						for _, a := range added {
-							fmt.Fprintf(c.OutOrStdout(), "%s\n", a)
-						}
-					}()
-				}
-			}
-			if o.json {
-				return writeToolsJSON(c.OutOrStdout(), tools)
-			}
-			return writeToolsText(c.OutOrStdout(), tools)
-		},
+		RunE: cmdutil.RunE(o, runF, runTools),
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print NDJSON, one object per tool")
 	cmdutil.StringArrayVar(c.Flags(), &o.examples, "examples", nil, "with --host: worked examples to compare the host and the ports on: a JSON-lines `FILE`, or a directory of *.jsonl; repeatable")
 	o.proj.AddProjectors(c.PersistentFlags())
 
+	so := &toolsSchemaOptions{toolsOptions: o}
 	schema := &cobra.Command{
 		Use:   "schema NAME",
 		Short: "Print a tool's parameter and output schemas as JSON",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			reg, _, err := o.proj.Registry()
-			if err != nil {
-				return err
-			}
-			t := reg.Lookup(args[0])
-			if t == nil {
-				return unknownToolErr(args[0], reg.Tools())
-			}
-			ms := []jsonv.Member{jsonv.M("name", jsonv.Str(t.Name)), jsonv.M("parameters", orNull(t.Parameters))}
-			output := jsonv.NullValue()
-			if t.Output != nil {
-				output = orNull(t.Output.Schema)
-			}
-			ms = append(ms, jsonv.M("output", output))
-			_, err = fmt.Fprintln(c.OutOrStdout(), jsonv.StringifyIndent(jsonv.Obj(ms...), "  "))
-			return err
-		},
+		RunE:  cmdutil.RunE(so, schemaF, runToolsSchema),
 	}
 	c.AddCommand(schema)
 	return c
@@ -128,6 +99,55 @@ func withScoped(reg *projector.Registry) []*projector.Tool {
 		return tools[i].Plugin < tools[j].Plugin
 	})
 	return tools
+}
+
+func runTools(o *toolsOptions) error {
+	if o.proj.Host != "" {
+		return runToolsHost(o, o.Out, o.ErrOut)
+	}
+	reg, added, err := o.proj.Registry()
+	if err != nil {
+		return err
+	}
+	tools := withScoped(reg)
+	if len(o.proj.Plugins) > 0 {
+		// What the plugins add, and which ports they replace.
+		tools = tools[:0:0]
+		for _, a := range added {
+			tools = append(tools, reg.Lookup(a.Tool))
+		}
+		if !o.json {
+			defer func() {
+				for _, a := range added {
+					fmt.Fprintf(o.Out, "%s\n", a)
+				}
+			}()
+		}
+	}
+	if o.json {
+		return writeToolsJSON(o.Out, tools)
+	}
+	return writeToolsText(o.Out, tools)
+}
+
+func runToolsSchema(o *toolsSchemaOptions) error {
+	reg, _, err := o.proj.Registry()
+	if err != nil {
+		return err
+	}
+	name := o.IO.Args[0]
+	t := reg.Lookup(name)
+	if t == nil {
+		return unknownToolErr(name, reg.Tools())
+	}
+	ms := []jsonv.Member{jsonv.M("name", jsonv.Str(t.Name)), jsonv.M("parameters", orNull(t.Parameters))}
+	output := jsonv.NullValue()
+	if t.Output != nil {
+		output = orNull(t.Output.Schema)
+	}
+	ms = append(ms, jsonv.M("output", output))
+	_, err = fmt.Fprintln(o.IO.Out, jsonv.StringifyIndent(jsonv.Obj(ms...), "  "))
+	return err
 }
 
 func orNull(v jsonv.Value) jsonv.Value {

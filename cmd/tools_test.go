@@ -9,9 +9,11 @@ import (
 	"github.com/dsh-replay/dsh-replay/cmd/cmdutil"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 func TestToolsList(t *testing.T) {
+	t.Parallel()
 	out, errs, code := cli(t, nil, "tools")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -24,6 +26,7 @@ func TestToolsList(t *testing.T) {
 }
 
 func TestToolsJSON(t *testing.T) {
+	t.Parallel()
 	out, errs, code := cli(t, nil, "tools", "--json")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -50,6 +53,7 @@ func TestToolsJSON(t *testing.T) {
 }
 
 func TestToolsSchema(t *testing.T) {
+	t.Parallel()
 	out, errs, code := cli(t, nil, "tools", "schema", "read")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -73,6 +77,7 @@ func TestToolsSchema(t *testing.T) {
 }
 
 func TestToolsSchemaConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "cfg.json")
 	os.WriteFile(cfg, []byte(`{"plugins":{"lasmex-tool-fs":{"readLimit":7}},"services":{"fs":{"sandboxMode":"read-only"}}}`), 0o644)
@@ -92,6 +97,7 @@ func TestToolsSchemaConfig(t *testing.T) {
 }
 
 func TestToolsSchemaUnknown(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, want string }{
 		{"raed", `did you mean "read"`},
 		{"edti", `"edit"`},
@@ -123,7 +129,8 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // TestToolsTextOneWrite: the table goes out in one write, not one per cell
 // (1,136 for the built-in tools once, 5 ms of the command).
 func TestToolsTextOneWrite(t *testing.T) {
-	reg, _, err := cmdutil.Registry("", nil)
+	t.Parallel()
+	reg, _, err := cmdutil.Registry("", nil, jsplugin.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ var (
 )
 
 func TestVerifyTreeSkipsNonLogs(t *testing.T) {
+	t.Parallel()
 	out, errs, code := verifyCLI(t, "", "--format", "json", "--deterministic", treeData)
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d, want 0: %s%s", code, out, errs)
@@ -73,6 +74,7 @@ func TestVerifyTreeSkipsNonLogs(t *testing.T) {
 }
 
 func TestVerifyNonLogNamedExplicitly(t *testing.T) {
+	t.Parallel()
 	out, _, code := verifyCLI(t, "", "--format", "json", "--deterministic", treeRPC)
 	if code != cmdutil.ExitCannot {
 		t.Fatalf("exit %d, want 3", code)
@@ -87,6 +89,7 @@ func TestVerifyNonLogNamedExplicitly(t *testing.T) {
 }
 
 func TestVerifyIncludeExclude(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name      string
 		args      []string
@@ -201,6 +204,7 @@ func TestPresenterDeclined(t *testing.T) {
 }
 
 func TestVerdictSaysWhatWasChecked(t *testing.T) {
+	t.Parallel()
 	out, _, _ := verifyCLI(t, "", "--deterministic", treeShellLog)
 	if !strings.Contains(out, "2 verified (0 checked with values, 2 by presenters only)") {
 		t.Errorf("verdict:\n%s", out)
@@ -240,6 +244,7 @@ type junitDoc struct {
 }
 
 func TestJUnitTotalsAndPlaces(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{verifyData + "/mutated"},
 		{treeData},
@@ -290,6 +295,7 @@ func TestJUnitTotalsAndPlaces(t *testing.T) {
 // TestJUnitSchema validates reports against the Jenkins JUnit schema (see
 // testdata/junit/README.md) with xmllint; it skips when xmllint is absent.
 func TestJUnitSchema(t *testing.T) {
+	t.Parallel()
 	xmllint, err := exec.LookPath("xmllint")
 	if err != nil {
 		t.Skip("xmllint not installed (Debian: apt-get install libxml2-utils)")
@@ -337,6 +343,7 @@ func TestGitHubSummaryLinksHTMLReport(t *testing.T) {
 }
 
 func TestHTMLReportListsEveryFinding(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	html, ndjson := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.ndjson")
 	verifyCLI(t, "", "--deterministic", "--report", "html="+html, "--report", "json="+ndjson, "../testdata/verify")
@@ -367,6 +374,7 @@ func TestHTMLReportListsEveryFinding(t *testing.T) {
 // same either way, over the project's whole testdata: unreadable files,
 // non-logs, sidecars, goldens and all.
 func TestVerifyDirectoryWhileWalkingIt(t *testing.T) {
+	t.Parallel()
 	for _, format := range []string{"text", "json", "junit", "github"} {
 		streamed, serr, scode := verifyCLI(t, "", "--format", format, "--deterministic", "../testdata")
 		listed, lerr, lcode := verifyCLI(t, "", "--format", format, "--deterministic", "../testdata", "../testdata")

@@ -27,6 +27,7 @@ func unknownToolLog(host string) string {
 // without a port return, host detected or pinned (a lookup once deadlocked
 // on the registry's lock for a detected host).
 func TestUnknownToolNeverHangs(t *testing.T) {
+	t.Parallel()
 	for _, host := range []string{"dsh", "lasmex"} {
 		p := filepath.Join(t.TempDir(), "session.jsonl")
 		if err := os.WriteFile(p, []byte(unknownToolLog(host)), 0o644); err != nil {

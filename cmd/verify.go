@@ -24,6 +24,10 @@ import (
 )
 
 type verifyOptions struct {
+	cmdutil.IO
+	// childEnv is added to the environment of --shake's children
+	// (Factory.ChildEnv).
+	childEnv      []string
 	format        string
 	reports       []string
 	jobs          int
@@ -36,10 +40,17 @@ type verifyOptions struct {
 	shakeChild    bool
 	golden        string
 	filter        logformat.PathFilter
+
+	// Set by Validate: the shard (0/0 for none) and the reports to write.
+	shardK, shardN int
+	targets        []reportTarget
 }
 
-func newVerifyCmd() *cobra.Command {
-	o := &verifyOptions{}
+// newCmdVerify is `dsh-replay verify`; runF, when set, runs instead of
+// runVerify (tests).
+func newCmdVerify(fac *cmdutil.Factory, runF func(*verifyOptions) error) *cobra.Command {
+	o := &verifyOptions{childEnv: fac.ChildEnv}
+	o.proj.Limits = fac.PluginLimits
 	c := &cobra.Command{
 		Use:   "verify PATH...",
 		Short: "Re-run the projectors on every recorded call and fail on any divergence (the CI gate)",
@@ -86,9 +97,7 @@ Exit codes: 0 all verified, 1 divergence, 2 usage error, 3 could not verify
 			}
 			return nil
 		},
-		RunE: func(c *cobra.Command, args []string) error {
-			return runVerify(o, args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
-		},
+		RunE: cmdutil.RunE(o, runF, runVerify),
 	}
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report format on stdout: text, json (NDJSON), junit, github, html")
@@ -181,9 +190,11 @@ func checkReportTargets(args []string, targets []reportTarget) error {
 	return cmdutil.CheckOutputs(args, outs...)
 }
 
-func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	k, n, err := parseShard(o.shard)
-	if err != nil {
+// Validate checks the flags, parses --shard and the reports, and refuses
+// a report file that is one of the inputs.
+func (o *verifyOptions) Validate() error {
+	var err error
+	if o.shardK, o.shardN, err = parseShard(o.shard); err != nil {
 		return cmdutil.UsageErr("%v", err)
 	}
 	if err := cmdutil.CheckJobs(o.jobs); err != nil {
@@ -192,79 +203,113 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	if o.shake < 0 {
 		return cmdutil.UsageErr("--shake must be >= 0")
 	}
-	targets, err := parseReports(o.format, o.reports)
-	if err != nil {
+	if o.targets, err = parseReports(o.format, o.reports); err != nil {
 		return cmdutil.UsageErr("%v", err)
 	}
-	if err := checkReportTargets(args, targets); err != nil {
-		return err
+	return checkReportTargets(o.Args, o.targets)
+}
+
+func (o *verifyOptions) wants(kind string) bool {
+	for _, t := range o.targets {
+		if t.kind == kind {
+			return true
+		}
 	}
+	return false
+}
+
+// runVerify picks the mode: a --shake child prints fingerprints
+// (runShakeChild); a --shake parent first runs its perturbed children
+// (runShakeChildren); every run but a child verifies the logs into the
+// reports (verifyLogs), a directory while it is walked.
+func runVerify(o *verifyOptions) error {
 	reg, pluginTools, host, err := o.proj.Projectors()
 	if err != nil {
 		return err
 	}
-	wantBlob := false
-	for _, t := range targets {
-		wantBlob = wantBlob || t.kind == "blob"
+	src, err := o.inputs()
+	if err != nil {
+		return err
 	}
-	// One directory is verified while it is walked (unless --shake, whose
-	// children need every path first, or a shard or blob, which need the
-	// whole list).
-	var stream *logformat.Stream
-	if !o.shakeChild && o.shake == 0 && n <= 1 && !wantBlob {
-		if stream, err = cmdutil.ExpandStream(args, o.filter); err != nil {
-			return err
+	if o.shakeChild {
+		return runShakeChild(o, reg, src.paths, 0, 0, o.In, o.Out)
+	}
+	var perturbed map[string][]perturbedFP
+	if o.shake > 0 {
+		if perturbed, err = runShakeChildren(o, src.paths); err != nil {
+			return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
 		}
 	}
-	var in logformat.Inputs
-	if stream == nil {
-		if in, err = cmdutil.ExpandInputs(args, o.filter); err != nil {
-			return err
+	// The report files are opened only once the arguments are known good.
+	rep, err := openReports(o, src, pluginTools)
+	if err != nil {
+		return err
+	}
+	return verifyLogs(o, reg, pluginTools, host, src, perturbed, rep)
+}
+
+// verifyInputs are the logs to verify: a stream of one directory being
+// walked, or the paths expanded beforehand (a shard's share of them).
+type verifyInputs struct {
+	stream *logformat.Stream
+	in     logformat.Inputs
+	paths  []string       // what this run verifies: the shard's share of in.Paths
+	index  map[string]int // a log's place in in.Paths
+}
+
+// inputs expands the arguments. One directory is verified while it is
+// walked, unless --shake (whose children need every path first), a shard
+// or a blob (which need the whole list).
+func (o *verifyOptions) inputs() (verifyInputs, error) {
+	var src verifyInputs
+	var err error
+	if !o.shakeChild && o.shake == 0 && o.shardN <= 1 && !o.wants("blob") {
+		if src.stream, err = cmdutil.ExpandStream(o.Args, o.filter); err != nil {
+			return src, err
+		}
+	}
+	if src.stream == nil {
+		if src.in, err = cmdutil.ExpandInputs(o.Args, o.filter); err != nil {
+			return src, err
 		}
 	}
 	// A shard verifies whole logs, its share of the list; the calls of
 	// its logs are not filtered again.
-	paths, index := shardInputs(in.Paths, k, n)
-	runK, runN := 0, 0
+	src.paths, src.index = shardInputs(src.in.Paths, o.shardK, o.shardN)
+	return src, nil
+}
 
-	if o.shakeChild {
-		return runShakeChild(o, reg, paths, runK, runN, stdin, stdout)
-	}
-	var perturbed map[string][]perturbedFP
-	if o.shake > 0 {
-		if perturbed, err = runShakeChildren(o, paths); err != nil {
-			return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: err}
-		}
-	}
+// reports are the sinks of a run and the files they write.
+type reports struct {
+	sinks []report.Sink
+	files []*os.File
+}
 
-	// Open the report files only once the arguments are known to be good.
+func (r *reports) closeFiles() {
+	for _, f := range r.files {
+		f.Close()
+	}
+}
+
+// openReports creates the report files and their sinks.
+func openReports(o *verifyOptions, src verifyInputs, pluginTools []cmdutil.PluginTool) (*reports, error) {
 	ro := report.Options{Deterministic: o.deterministic, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), Strict: o.strict,
 		ShowArgs: o.proj.ShowArgs()}
-	wantHTML := false
-	for _, t := range targets {
-		if t.kind == "html" {
-			wantHTML = true
-			if t.path != "-" {
-				ro.HTMLReport = t.path
-			}
+	for _, t := range o.targets {
+		if t.kind == "html" && t.path != "-" {
+			ro.HTMLReport = t.path
 		}
 	}
-	var sinks []report.Sink
-	var files []*os.File
-	closeFiles := func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}
-	for _, t := range targets {
-		var w io.Writer = stdout
+	r := &reports{}
+	for _, t := range o.targets {
+		var w io.Writer = o.Out
 		if t.path != "-" {
 			f, err := os.Create(t.path)
 			if err != nil {
-				closeFiles()
-				return &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("--report %s: %w", t.kind, err)}
+				r.closeFiles()
+				return nil, &cmdutil.ExitError{Code: cmdutil.ExitCannot, Err: fmt.Errorf("--report %s: %w", t.kind, err)}
 			}
-			files = append(files, f)
+			r.files = append(r.files, f)
 			w = f
 		}
 		sro := ro
@@ -273,22 +318,32 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 		}
 		var s report.Sink
 		if t.kind == "blob" {
-			s = o.newBlobSink(w, in.Paths, index, k, n, pluginTools)
-		} else if s, err = report.New(t.kind, w, sro); err != nil {
-			closeFiles()
-			return cmdutil.UsageErr("%v", err)
+			s = o.newBlobSink(w, src.in.Paths, src.index, o.shardK, o.shardN, pluginTools)
+		} else {
+			var err error
+			if s, err = report.New(t.kind, w, sro); err != nil {
+				r.closeFiles()
+				return nil, cmdutil.UsageErr("%v", err)
+			}
 		}
-		sinks = append(sinks, s)
+		r.sinks = append(r.sinks, s)
 	}
+	return r, nil
+}
 
-	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Views: wantHTML || wantBlob, Kaptinlin: o.kaptinlin})
-	agg := report.NewAggregator(sinks...)
+// verifyLogs verifies the logs into the reports (through the --shake and
+// --golden sinks when asked) and turns the outcome into the exit code.
+func verifyLogs(o *verifyOptions, reg *projector.Registry, pluginTools []cmdutil.PluginTool, host *report.Host, src verifyInputs, perturbed map[string][]perturbedFP, rep *reports) error {
+	// The HTML report and a blob draw cards: the engine returns views.
+	views := o.wants("html") || o.wants("blob")
+	eng := replay.NewEngine(reg, replay.Options{Strict: o.strict, Shake: o.shake, Fingerprint: perturbed != nil, Views: views, Kaptinlin: o.kaptinlin})
+	agg := report.NewAggregator(rep.sinks...)
 	agg.Totals.Host = host
 	for _, pt := range pluginTools {
 		agg.Totals.PluginTools = append(agg.Totals.PluginTools, pt.String())
 	}
-	if n > 1 {
-		agg.Totals.Shard = fmt.Sprintf("%d/%d", k, n)
+	if o.shardN > 1 {
+		agg.Totals.Shard = fmt.Sprintf("%d/%d", o.shardK, o.shardN)
 	}
 	var sink replay.Sink = agg
 	if perturbed != nil {
@@ -296,37 +351,39 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 	}
 	var cardSink *golden.CardSink
 	if o.golden != "" {
+		var err error
 		if cardSink, err = golden.NewCardSink(sink, reg, o.golden, o.proj); err != nil {
-			closeFiles()
+			rep.closeFiles()
 			return err
 		}
 		sink = cardSink
 	}
 	start := time.Now()
+	in := src.in
 	rop := replay.RunOptions{
-		Jobs: o.jobs, ShardK: runK, ShardN: runN, Deterministic: o.deterministic,
+		Jobs: o.jobs, Deterministic: o.deterministic,
 		Read:      o.readOptions(reg.Config.Release),
-		Stdin:     stdin,
+		Stdin:     o.In,
 		Walked:    in.Walked,
 		Errs:      in.Errs,
 		NoSidecar: in.NoSidecar,
 		KeepData:  cardSink != nil,
 	}
-	if stream != nil {
-		replay.RunFrom(eng, stream.Next, rop, sink)
-		in.Superseded = stream.Superseded()
+	if src.stream != nil {
+		replay.RunFrom(eng, src.stream.Next, rop, sink)
+		in.Superseded = src.stream.Superseded()
 	} else {
-		replay.Run(eng, paths, rop, sink)
+		replay.Run(eng, src.paths, rop, sink)
 	}
-	cmdutil.WarnSuperseded(stderr, in.Superseded)
+	cmdutil.WarnSuperseded(o.ErrOut, in.Superseded)
 	if cardSink != nil {
 		cardSink.Flush()
 	}
 	if !o.deterministic {
 		agg.Totals.Duration = time.Since(start)
 	}
-	err = agg.Close()
-	for _, f := range files {
+	err := agg.Close()
+	for _, f := range rep.files {
 		if cerr := f.Close(); cerr != nil && err == nil {
 			err = cerr
 		}
@@ -343,10 +400,6 @@ func runVerify(o *verifyOptions, args []string, stdin io.Reader, stdout, stderr 
 // The environment perturbations of --shake run as child processes (see
 // replay.Perturbations): `verify --shake-child` prints one fingerprint per
 // call, which the parent compares with its own.
-
-// shakeChildEnv is added to the children's environment (tests use it to
-// make the test binary act as the CLI).
-var shakeChildEnv []string
 
 type perturbedFP struct {
 	env string
@@ -412,7 +465,7 @@ func runShakeChildren(o *verifyOptions, paths []string) (map[string][]perturbedF
 	out := map[string][]perturbedFP{}
 	for _, p := range replay.Perturbations {
 		cmd := exec.Command(exe, args...)
-		cmd.Env = append(append(os.Environ(), p.Env...), shakeChildEnv...)
+		cmd.Env = append(append(os.Environ(), p.Env...), o.childEnv...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		data, err := cmd.Output()

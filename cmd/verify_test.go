@@ -27,10 +27,23 @@ func init() {
 
 const verifyData = "../testdata/verify"
 
+// testFactory builds the commands the tests run: --shake's children are
+// this test binary, acting as the CLI.
+var testFactory = cmdutil.Factory{ChildEnv: []string{"DSH_REPLAY_AS_CLI=1"}}
+
 // cli runs the CLI in-process (stdin nil: nothing to read).
 func cli(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	return clitest.Run(t, Run, stdin, args...)
+	return cliWith(t, testFactory, stdin, args...)
+}
+
+// cliWith is cli with the commands built by f.
+func cliWith(t *testing.T, f cmdutil.Factory, stdin io.Reader, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	run := func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		return RunWith(&f, args, stdin, stdout, stderr)
+	}
+	return clitest.Run(t, run, stdin, args...)
 }
 
 func verifyCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -87,6 +100,7 @@ func (r ndjson) classes() string {
 }
 
 func TestVerifyCleanLogs(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(verifyData, "clean")
 	out, errOut, code := verifyCLI(t, "", "--format", "json", "--deterministic", dir)
 	if code != cmdutil.ExitOK {
@@ -104,6 +118,7 @@ func TestVerifyCleanLogs(t *testing.T) {
 // TestVerifyMutated: each mutated log produces exactly the expected classes
 // and exit code.
 func TestVerifyMutated(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		log   string
 		flags []string
@@ -169,6 +184,7 @@ func TestVerifyMutated(t *testing.T) {
 }
 
 func TestVerifyUsage(t *testing.T) {
+	t.Parallel()
 	log := filepath.Join(verifyData, "mutated", "content-byte.jsonl")
 	for _, tc := range []struct {
 		name string
@@ -199,6 +215,7 @@ func TestVerifyUsage(t *testing.T) {
 
 // TestVerifyJobsDeterministic: the report does not depend on --jobs.
 func TestVerifyJobsDeterministic(t *testing.T) {
+	t.Parallel()
 	var first string
 	for _, jobs := range []string{"1", "2", "7"} {
 		out, _, _ := verifyCLI(t, "", "--deterministic", "--jobs", jobs, verifyData)
@@ -212,6 +229,7 @@ func TestVerifyJobsDeterministic(t *testing.T) {
 
 // TestVerifyShards: the shards of a matrix partition the calls.
 func TestVerifyShards(t *testing.T) {
+	t.Parallel()
 	out, _, _ := verifyCLI(t, "", "--format", "json", "--deterministic", filepath.Join(verifyData, "clean"))
 	total := parseNDJSON(t, out).summary["calls"].(float64)
 	sum := 0.0
@@ -232,8 +250,7 @@ func TestVerifyShards(t *testing.T) {
 }
 
 func TestVerifyShake(t *testing.T) {
-	shakeChildEnv = []string{"DSH_REPLAY_AS_CLI=1"}
-	defer func() { shakeChildEnv = nil }()
+	t.Parallel()
 	out, errOut, code := verifyCLI(t, "", "--format", "json", "--deterministic", "--shake", "3", filepath.Join(verifyData, "clean"))
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
@@ -246,6 +263,7 @@ func TestVerifyShake(t *testing.T) {
 // TestShakeSink: an output whose fingerprint differs in a perturbed run
 // is reported as nondeterministic, once per output.
 func TestShakeSink(t *testing.T) {
+	t.Parallel()
 	r := &replay.CallResult{File: "a.jsonl", Line: 3, CallID: "c", Tool: "read", Status: replay.Verified,
 		Fingerprint: replay.Fingerprint{1, 2, 3, 4}}
 	var got []*replay.CallResult
@@ -267,6 +285,7 @@ func (c collect) EndLog(*replay.LogResult)  {}
 func (c collect) Call(r *replay.CallResult) { c(r) }
 
 func TestVerifyShakeStdin(t *testing.T) {
+	t.Parallel()
 	_, errOut, code := verifyCLI(t, "", "--shake", "1", "-")
 	if code != cmdutil.ExitCannot || !strings.Contains(errOut, "stdin") {
 		t.Errorf("exit %d %q", code, errOut)
@@ -274,6 +293,7 @@ func TestVerifyShakeStdin(t *testing.T) {
 }
 
 func TestVerifyStdin(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(verifyData, "mutated", "crlf-only.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -339,6 +359,7 @@ func checkVerifyGolden(t *testing.T, name, got string) {
 // TestVerifyFixtures: every real log verifies (presenters only: the logs
 // carry no values) with no presenter failure.
 func TestVerifyFixtures(t *testing.T) {
+	t.Parallel()
 	dir := sharedtest.Dir(t, "fixtures")
 	out, errOut, code := verifyCLI(t, "", "--format", "json", "--deterministic", dir)
 	r := parseNDJSON(t, out)

@@ -53,6 +53,7 @@ func zstdFrames(t *testing.T, parts []string, logs []int) []byte {
 }
 
 func TestVerifyZstdNotUpstream(t *testing.T) {
+	t.Parallel()
 	plain, err := os.ReadFile(exampleLog)
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +103,7 @@ func TestVerifyZstdNotUpstream(t *testing.T) {
 // TestVerifyZstdTool: logs compressed by the zstd tool itself, by hand as
 // one frame and with --long=27 (skips without the tool).
 func TestVerifyZstdTool(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("zstd"); err != nil {
 		t.Skip("zstd not installed")
 	}

@@ -11,6 +11,7 @@ import (
 // ShellQuote gives what a POSIX shell reads back as the same word, and
 // nothing a terminal would act on.
 func TestShellQuote(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"logs/session.jsonl":     "logs/session.jsonl",
 		"my logs/a.jsonl":        "'my logs/a.jsonl'",
@@ -29,6 +30,7 @@ func TestShellQuote(t *testing.T) {
 
 // bash reads every quoted word back as the original bytes.
 func TestShellQuoteRoundTrip(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
@@ -54,6 +56,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 }
 
 func TestShowCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		file, call, view string
 		args             []string

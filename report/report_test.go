@@ -47,6 +47,7 @@ func feed(s replay.Sink) {
 }
 
 func TestFormatsGolden(t *testing.T) {
+	t.Parallel()
 	for _, format := range Formats {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
@@ -79,6 +80,7 @@ func TestFormatsGolden(t *testing.T) {
 }
 
 func TestTextClusters(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	agg := NewAggregator(newText(&out, Options{Deterministic: true}))
 	feed(agg)
@@ -98,6 +100,7 @@ func TestTextClusters(t *testing.T) {
 }
 
 func TestGitHubCap(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	agg := NewAggregator(newGitHub(&out, Options{}))
 	feed(agg)
@@ -123,6 +126,7 @@ func TestGitHubCap(t *testing.T) {
 }
 
 func TestEscape(t *testing.T) {
+	t.Parallel()
 	if got := attr("a\"<b>&\n\x01"); got != "a&quot;&lt;b&gt;&amp;&#xA;\uFFFD" {
 		t.Errorf("attr = %q", got)
 	}
@@ -143,6 +147,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestSideRowsMarkTheDifference(t *testing.T) {
+	t.Parallel()
 	rows := sideRows([]string{"  <content>", "- 1: hellO", "- 2: x", "+ 1: hello", "… 3 more lines"})
 	want := []htmlDiffRow{
 		{LeftPre: "<content>", RightPre: "<content>", LeftKind: "same", RightKind: "same"},
@@ -167,6 +172,7 @@ func TestSideRowsMarkTheDifference(t *testing.T) {
 
 // A cluster header counts what it holds: calls, logs, or findings in logs.
 func TestClusterHeaders(t *testing.T) {
+	t.Parallel()
 	unreadable := func(file string) replay.Finding {
 		return replay.Finding{Class: replay.Unreadable, Sev: replay.Fatal, File: file, Projector: "log", Message: "permission denied"}
 	}
@@ -229,6 +235,7 @@ func TestClusterHeaders(t *testing.T) {
 // A log counts once it has ended as one: a file that is not a session log
 // and the block of a log's card goldens are reported, but are no logs.
 func TestAggregatorCountsLogs(t *testing.T) {
+	t.Parallel()
 	agg := NewAggregator()
 	for _, l := range []*replay.LogResult{
 		{File: "a.jsonl"},

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dsh-replay/dsh-replay/logformat"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 func TestExecuteExitCodes(t *testing.T) {
@@ -65,13 +66,13 @@ func TestEditDistance(t *testing.T) {
 }
 
 func TestRegistryErrors(t *testing.T) {
-	if _, _, err := Registry("/nonexistent/config.json", nil); err == nil || err.(*ExitError).Code != ExitUsage {
+	if _, _, err := Registry("/nonexistent/config.json", nil, jsplugin.Limits{}); err == nil || err.(*ExitError).Code != ExitUsage {
 		t.Errorf("missing config: %v", err)
 	}
-	if _, _, err := Registry("", []string{"/nonexistent/plugin"}); err == nil || err.(*ExitError).Code != ExitCannot || !strings.Contains(err.Error(), "--plugin /nonexistent/plugin") {
+	if _, _, err := Registry("", []string{"/nonexistent/plugin"}, jsplugin.Limits{}); err == nil || err.(*ExitError).Code != ExitCannot || !strings.Contains(err.Error(), "--plugin /nonexistent/plugin") {
 		t.Errorf("missing plugin: %v", err)
 	}
-	reg, added, err := Registry("", nil)
+	reg, added, err := Registry("", nil, jsplugin.Limits{})
 	if err != nil || reg.Lookup("read") == nil || len(added) != 0 {
 		t.Errorf("defaults: %v %v", err, added)
 	}
@@ -92,7 +93,7 @@ func TestRegistryConfigValues(t *testing.T) {
 	} {
 		p := filepath.Join(dir, "c.json")
 		os.WriteFile(p, []byte(cfg), 0o644)
-		_, _, err := Registry(p, nil)
+		_, _, err := Registry(p, nil, jsplugin.Limits{})
 		var ee *ExitError
 		if !errors.As(err, &ee) || ee.Code != ExitUsage || !strings.Contains(err.Error(), msg) || !strings.Contains(err.Error(), "--config") {
 			t.Errorf("%s: %v (want exit 2, %q)", cfg, err, msg)
@@ -117,7 +118,7 @@ func FuzzConfig(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := Registry(p, nil)
+		_, _, err := Registry(p, nil, jsplugin.Limits{})
 		var ee *ExitError
 		if err != nil && (!errors.As(err, &ee) || ee.Code != ExitUsage) {
 			t.Fatalf("%q: %v is not a usage error", data, err)

@@ -9,10 +9,10 @@ import (
 )
 
 // addPlugins loads each --plugin into the sandbox and adds its tools.
-func addPlugins(reg *projector.Registry, cfg projector.Config, plugins []string) ([]PluginTool, error) {
+func addPlugins(reg *projector.Registry, cfg projector.Config, plugins []string, lim jsplugin.Limits) ([]PluginTool, error) {
 	var added []PluginTool
 	for _, path := range plugins {
-		p, err := jsplugin.LoadWith(path, cfg, jsplugin.LoadOptions{Reserve: gctune.Reserve})
+		p, err := jsplugin.LoadWith(path, cfg, jsplugin.LoadOptions{Reserve: gctune.Reserve, Limits: lim})
 		if err != nil {
 			// The error starts with the plugin's path.
 			return nil, Cannot(fmt.Errorf("--plugin %w", err))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/report"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 // ProjectorFlags are the flags that choose the projectors a command runs
@@ -15,6 +16,8 @@ type ProjectorFlags struct {
 	Host      string
 	Plugins   []string
 	NoSidecar bool
+	// Limits bound the plugins' code (not a flag: the Factory's).
+	Limits jsplugin.Limits
 }
 
 // Add adds --config, --plugin and --no-sidecar.
@@ -66,7 +69,7 @@ func (p ProjectorFlags) Registry() (*projector.Registry, []PluginTool, error) {
 // installed host's tools in their place (--host), then adds each
 // --plugin's; host says what --host loaded (nil without it).
 func (p ProjectorFlags) Projectors() (reg *projector.Registry, added []PluginTool, host *report.Host, err error) {
-	return registry(p.Config, p.Host, p.Plugins)
+	return registry(p.Config, p.Host, p.Plugins, p.Limits)
 }
 
 // AddJobsFlag adds --jobs: every worker pool of the command (decoding, and

@@ -6,6 +6,7 @@ import (
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 	"github.com/dsh-replay/dsh-replay/report"
+	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
 )
 
 // PluginTool is a tool a --plugin added.
@@ -31,14 +32,14 @@ func (p PluginTool) String() string {
 
 // Registry builds the registry of the Go ports for --config, then adds the
 // tools of each --plugin (a plugin tool with a port's name replaces it).
-func Registry(config string, plugins []string) (*projector.Registry, []PluginTool, error) {
-	reg, added, _, err := registry(config, "", plugins)
+func Registry(config string, plugins []string, lim jsplugin.Limits) (*projector.Registry, []PluginTool, error) {
+	reg, added, _, err := registry(config, "", plugins, lim)
 	return reg, added, err
 }
 
 // registry is Registry with the tools of the host installed at hostDir
 // (when set) in place of the ports, before the plugins'.
-func registry(config, hostDir string, plugins []string) (*projector.Registry, []PluginTool, *report.Host, error) {
+func registry(config, hostDir string, plugins []string, lim jsplugin.Limits) (*projector.Registry, []PluginTool, *report.Host, error) {
 	cfg, err := projector.LoadConfig(config)
 	if err != nil {
 		return nil, nil, nil, UsageErr("--config: %v", err)
@@ -61,7 +62,7 @@ func registry(config, hostDir string, plugins []string) (*projector.Registry, []
 			return nil, nil, nil, err
 		}
 	}
-	added, err := addPlugins(reg, cfg, plugins)
+	added, err := addPlugins(reg, cfg, plugins, lim)
 	if err != nil {
 		return nil, nil, nil, err
 	}

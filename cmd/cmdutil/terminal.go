@@ -19,8 +19,36 @@ type Terminal struct {
 	Width, Height int // 0 when unknown
 }
 
-// TerminalOf describes w (not a terminal unless it is a file on one).
+// TerminalStream is a stream that says what terminal it is, so a test can
+// give a command a terminal of a known size without a pseudo-terminal
+// (TestTerminal).
+type TerminalStream interface {
+	Terminal() Terminal
+}
+
+// TestTerminal is a writer (or, with R set, a reader) that a command takes
+// for a terminal described by T.
+type TestTerminal struct {
+	io.Writer
+	R io.Reader
+	T Terminal
+}
+
+func (t *TestTerminal) Terminal() Terminal { return t.T }
+
+func (t *TestTerminal) Read(p []byte) (int, error) {
+	if t.R == nil {
+		return 0, io.EOF
+	}
+	return t.R.Read(p)
+}
+
+// TerminalOf describes w: what a TerminalStream says, else not a terminal
+// unless it is a file on one.
 func TerminalOf(w io.Writer) Terminal {
+	if ts, ok := w.(TerminalStream); ok {
+		return ts.Terminal()
+	}
 	f, ok := w.(interface{ Fd() uintptr })
 	if !ok || !term.IsTerminal(f.Fd()) {
 		return Terminal{}
@@ -37,6 +65,11 @@ func IsTerminal(w io.Writer) bool { return TerminalOf(w).IsTTY }
 
 // IsInteractive reports whether both ends of a session are a terminal.
 func IsInteractive(in io.Reader, out io.Writer) bool {
+	ti, ok1 := in.(TerminalStream)
+	to, ok2 := out.(TerminalStream)
+	if ok1 || ok2 {
+		return ok1 && ok2 && ti.Terminal().IsTTY && to.Terminal().IsTTY
+	}
 	fi, ok1 := in.(interface{ Fd() uintptr })
 	fo, ok2 := out.(interface{ Fd() uintptr })
 	return ok1 && ok2 && term.IsTerminal(fi.Fd()) && term.IsTerminal(fo.Fd())

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -45,6 +46,38 @@ func TestTerminalOf(t *testing.T) {
 	}
 	if IsInteractive(strings.NewReader(""), tty) {
 		t.Error("input from a reader is not interactive")
+	}
+}
+
+// TestTestTerminal: a test terminal is what it says it is, for output and
+// for a session, without a pseudo-terminal.
+func TestTestTerminal(t *testing.T) {
+	t.Parallel()
+	term := Terminal{IsTTY: true, Width: 72, Height: 20}
+	out := &TestTerminal{Writer: &bytes.Buffer{}, T: term}
+	in := &TestTerminal{R: strings.NewReader("q"), T: term}
+	for _, c := range []struct {
+		name        string
+		in          io.Reader
+		out         io.Writer
+		want        Terminal
+		interactive bool
+	}{
+		{"terminal both ends", in, out, term, true},
+		{"input from a reader", strings.NewReader(""), out, term, false},
+		{"output to a buffer", in, &bytes.Buffer{}, Terminal{}, false},
+		{"not a terminal", in, &TestTerminal{Writer: &bytes.Buffer{}}, Terminal{}, false},
+	} {
+		if got := TerminalOf(c.out); got != c.want {
+			t.Errorf("%s: TerminalOf = %+v, want %+v", c.name, got, c.want)
+		}
+		if got := IsInteractive(c.in, c.out); got != c.interactive {
+			t.Errorf("%s: IsInteractive = %v", c.name, got)
+		}
+	}
+	b := make([]byte, 4)
+	if n, _ := in.Read(b); string(b[:n]) != "q" {
+		t.Errorf("read %q through the test terminal", b[:n])
 	}
 }
 

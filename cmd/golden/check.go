@@ -40,8 +40,9 @@ func (o *checkOptions) Validate() error {
 }
 
 // newCmdCheck is `golden check`; runF, when set, runs instead (tests).
-func newCmdCheck(runF func(*checkOptions) error) *cobra.Command {
+func newCmdCheck(fac *cmdutil.Factory, runF func(*checkOptions) error) *cobra.Command {
 	o := &checkOptions{}
+	o.proj.Limits = fac.PluginLimits
 	c := &cobra.Command{
 		Use:   "check PATH...",
 		Short: "Compare logs and card goldens with the projectors without writing (exit 1 on drift)",

@@ -108,8 +108,9 @@ type decideOptions struct {
 
 // newCmdDecide is `golden accept` or `golden reject` (action); runF, when
 // set, runs instead (tests).
-func newCmdDecide(action string, runF func(*decideOptions) error) *cobra.Command {
+func newCmdDecide(fac *cmdutil.Factory, action string, runF func(*decideOptions) error) *cobra.Command {
 	o := &decideOptions{action: action}
+	o.proj.Limits = fac.PluginLimits
 	short := "Move pending .new goldens into place"
 	if action == "reject" {
 		short = "Delete pending .new goldens"

@@ -24,8 +24,9 @@ func (o *diffOptions) Validate() error {
 }
 
 // newCmdDiff is `golden diff`; runF, when set, runs instead (tests).
-func newCmdDiff(runF func(*diffOptions) error) *cobra.Command {
+func newCmdDiff(fac *cmdutil.Factory, runF func(*diffOptions) error) *cobra.Command {
 	o := &diffOptions{}
+	o.proj.Limits = fac.PluginLimits
 	c := &cobra.Command{
 		Use:   "diff [PATH...]",
 		Short: "Show the pending golden changes (.new files)",

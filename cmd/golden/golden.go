@@ -67,7 +67,7 @@ func runE[O options](o O, runF, run func(O) error) func(*cobra.Command, []string
 }
 
 // NewCmd is `dsh-replay golden`.
-func NewCmd() *cobra.Command {
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "golden",
 		Short: "Regenerate and review goldens: re-record content/meta of test logs, card goldens for show",
@@ -109,8 +109,8 @@ error, 3 a log could not be read or a file could not be written.`,
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
-	c.AddCommand(newCmdUpdate(nil), newCmdCheck(nil), newCmdDiff(nil),
-		newCmdDecide("accept", nil), newCmdDecide("reject", nil), newCmdPending(nil), newCmdReview(nil))
+	c.AddCommand(newCmdUpdate(f, nil), newCmdCheck(f, nil), newCmdDiff(f, nil),
+		newCmdDecide(f, "accept", nil), newCmdDecide(f, "reject", nil), newCmdPending(f, nil), newCmdReview(f, nil))
 	return c
 }
 

@@ -29,7 +29,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
-	return cmdutil.RunCommands(args, stdin, stdout, stderr, NewCmd())
+	return cmdutil.RunCommands(args, stdin, stdout, stderr, NewCmd(&cmdutil.Factory{}))
 }
 
 func goldenCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {

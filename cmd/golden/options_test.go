@@ -31,7 +31,7 @@ func isUsage(err error) bool {
 // anything runs.
 func TestSubcommandOptions(t *testing.T) {
 	var u *updateOptions
-	if err := execute(t, newCmdUpdate(func(o *updateOptions) error { u = o; return nil }),
+	if err := execute(t, newCmdUpdate(&cmdutil.Factory{}, func(o *updateOptions) error { u = o; return nil }),
 		"--dry-run", "--prune", "--out", "g", "--config", "c.json", "a", "b"); err != nil {
 		t.Fatal(err)
 	}
@@ -39,25 +39,25 @@ func TestSubcommandOptions(t *testing.T) {
 		t.Errorf("update options: %+v", u)
 	}
 	var ch *checkOptions
-	if err := execute(t, newCmdCheck(func(o *checkOptions) error { ch = o; return nil }), "--unreferenced", "fail", "a"); err != nil {
+	if err := execute(t, newCmdCheck(&cmdutil.Factory{}, func(o *checkOptions) error { ch = o; return nil }), "--unreferenced", "fail", "a"); err != nil {
 		t.Fatal(err)
 	}
 	if ch.unreferenced != "fail" || ch.maxLines <= 0 {
 		t.Errorf("check options: unreferenced %q, max-lines %d", ch.unreferenced, ch.maxLines)
 	}
 	var d *decideOptions
-	if err := execute(t, newCmdDecide("reject", func(o *decideOptions) error { d = o; return nil }), "--call", "c1", "--tool", "edit"); err != nil {
+	if err := execute(t, newCmdDecide(&cmdutil.Factory{}, "reject", func(o *decideOptions) error { d = o; return nil }), "--call", "c1", "--tool", "edit"); err != nil {
 		t.Fatal(err)
 	}
 	if d.action != "reject" || len(d.calls) != 1 || d.calls[0] != "c1" || len(d.tools) != 1 || len(d.args) != 0 {
 		t.Errorf("reject options: %+v", d)
 	}
 	var p *pendingOptions
-	if err := execute(t, newCmdPending(func(o *pendingOptions) error { p = o; return nil }), "--json"); err != nil || !p.asJSON {
+	if err := execute(t, newCmdPending(&cmdutil.Factory{}, func(o *pendingOptions) error { p = o; return nil }), "--json"); err != nil || !p.asJSON {
 		t.Errorf("pending --json: %v, %+v", err, p)
 	}
 	var r *reviewOptions
-	if err := execute(t, newCmdReview(func(o *reviewOptions) error { r = o; return nil }), "--no-tui", "--log", "x"); err != nil || !r.noTUI || len(r.logs) != 1 {
+	if err := execute(t, newCmdReview(&cmdutil.Factory{}, func(o *reviewOptions) error { r = o; return nil }), "--no-tui", "--log", "x"); err != nil || !r.noTUI || len(r.logs) != 1 {
 		t.Errorf("review --no-tui --log x: %v, %+v", err, r)
 	}
 
@@ -67,16 +67,16 @@ func TestSubcommandOptions(t *testing.T) {
 		args []string
 	}{
 		{"update --review --no-review", func(ran *bool) *cobra.Command {
-			return newCmdUpdate(func(*updateOptions) error { *ran = true; return nil })
+			return newCmdUpdate(&cmdutil.Factory{}, func(*updateOptions) error { *ran = true; return nil })
 		}, []string{"--review", "--no-review", "a"}},
 		{"check --max-lines -1", func(ran *bool) *cobra.Command {
-			return newCmdCheck(func(*checkOptions) error { *ran = true; return nil })
+			return newCmdCheck(&cmdutil.Factory{}, func(*checkOptions) error { *ran = true; return nil })
 		}, []string{"--max-lines", "-1", "a"}},
 		{"check --unreferenced bogus", func(ran *bool) *cobra.Command {
-			return newCmdCheck(func(*checkOptions) error { *ran = true; return nil })
+			return newCmdCheck(&cmdutil.Factory{}, func(*checkOptions) error { *ran = true; return nil })
 		}, []string{"--unreferenced", "bogus", "a"}},
 		{"diff --max-lines -1", func(ran *bool) *cobra.Command {
-			return newCmdDiff(func(*diffOptions) error { *ran = true; return nil })
+			return newCmdDiff(&cmdutil.Factory{}, func(*diffOptions) error { *ran = true; return nil })
 		}, []string{"--max-lines", "-1"}},
 	} {
 		ran := false

@@ -32,8 +32,9 @@ type pendingOptions struct {
 }
 
 // newCmdPending is `golden pending`; runF, when set, runs instead (tests).
-func newCmdPending(runF func(*pendingOptions) error) *cobra.Command {
+func newCmdPending(fac *cmdutil.Factory, runF func(*pendingOptions) error) *cobra.Command {
 	o := &pendingOptions{}
+	o.proj.Limits = fac.PluginLimits
 	c := &cobra.Command{
 		Use:   "pending [PATH...]",
 		Short: "List the pending golden changes: log, call, golden file, kind",

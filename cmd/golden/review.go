@@ -17,8 +17,9 @@ type reviewOptions struct {
 }
 
 // newCmdReview is `golden review`; runF, when set, runs instead (tests).
-func newCmdReview(runF func(*reviewOptions) error) *cobra.Command {
+func newCmdReview(fac *cmdutil.Factory, runF func(*reviewOptions) error) *cobra.Command {
 	o := &reviewOptions{}
+	o.proj.Limits = fac.PluginLimits
 	c := &cobra.Command{
 		Use:   "review [PATH...]",
 		Short: "Review pending golden changes one call at a time",

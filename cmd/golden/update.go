@@ -29,8 +29,9 @@ func (o *updateOptions) Validate() error {
 }
 
 // newCmdUpdate is `golden update`; runF, when set, runs instead (tests).
-func newCmdUpdate(runF func(*updateOptions) error) *cobra.Command {
+func newCmdUpdate(fac *cmdutil.Factory, runF func(*updateOptions) error) *cobra.Command {
 	o := &updateOptions{}
+	o.proj.Limits = fac.PluginLimits
 	c := &cobra.Command{
 		Use:   "update PATH...",
 		Short: "Re-record content/meta of logs with values and write card goldens",

@@ -72,7 +72,7 @@ func conformanceLog(t *testing.T, dir string, i int, rec jsonv.Value) string {
 // (a null view: the key is absent). Records of tools without a port yet are
 // counted, not failed.
 func TestShowJSONConformance(t *testing.T) {
-	useReader(t)
+	t.Parallel()
 	reg, err := builtin.Registry(projector.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -22,10 +22,11 @@ import (
 	"github.com/dsh-replay/dsh-replay/report"
 )
 
-// readCalls is the log reader (a variable so tests can stand in for it).
-var readCalls = logformat.ReadCalls
-
 type showOptions struct {
+	cmdutil.IO
+	// widthSet and turnSet: --width and --turn were given.
+	widthSet, turnSet bool
+
 	proj    cmdutil.ProjectorFlags
 	callID  string
 	tool    string
@@ -43,9 +44,11 @@ type showOptions struct {
 	diff    bool
 }
 
-// NewCmd is `dsh-replay show`.
-func NewCmd() *cobra.Command {
+// NewCmd is `dsh-replay show`; runF, when set, runs instead of the
+// command (tests).
+func NewCmd(f *cmdutil.Factory, runF func(*showOptions) error) *cobra.Command {
 	o := &showOptions{}
+	o.proj.Limits = f.PluginLimits
 	c := &cobra.Command{
 		Use:   "show PATH...",
 		Short: "Print each recorded tool call as a card",
@@ -74,39 +77,41 @@ takes); an unknown --call id exits 2 and lists the nearest ids.
 Exit codes: 0 shown, 2 usage error or unknown --call id, 3 a log could not
 be read.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if !c.Flags().Changed("turn") {
-				o.turn = -1
-			}
-			return runShow(c, o, args)
+		PreRun: func(c *cobra.Command, _ []string) {
+			o.widthSet, o.turnSet = c.Flags().Changed("width"), c.Flags().Changed("turn")
 		},
+		RunE: cmdutil.RunE(o, runF, runShow),
 	}
-	f := c.Flags()
-	f.StringVar(&o.callID, "call", "", "show only the call with this `ID`")
-	f.StringVar(&o.tool, "tool", "", "show only calls of the tool `NAME`")
-	f.IntVar(&o.turn, "turn", -1, "show only calls of turn `N`")
-	f.BoolVar(&o.errors, "errors", false, "show only calls that failed or have no result")
-	f.BoolVar(&o.raw, "raw", false, "show the model-facing content instead of the card")
-	f.BoolVar(&o.compact, "compact", false, "one line per call: icon, tool, title, status")
-	f.BoolVar(&o.full, "full", false, "do not collapse long cards; draw diffs with context")
-	f.BoolVar(&o.json, "json", false, "print NDJSON, one object per call, with the presenters' views")
-	f.IntVar(&o.width, "width", 0, fmt.Sprintf("wrap at `N` columns, %d to %d (default: the terminal's width, else $COLUMNS, else 100; either clamped to that range)", cards.MinWidth, cards.MaxWidth))
-	f.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
-	f.BoolVar(&o.noPager, "no-pager", false, "never page the output")
-	f.BoolVar(&o.diff, "diff", false, "print both sides of each call: the recorded content and meta, what the projectors replay from the recorded value, the value, a diff, and the commands that accept the replayed side")
-	f.StringVar(&o.html, "html", "", "write the cards as one self-contained HTML page to `FILE` (atomically) instead of the terminal")
-	cmdutil.AddPathFilterFlags(f, &o.filter)
-	o.proj.AddProjectors(f)
+	fl := c.Flags()
+	fl.StringVar(&o.callID, "call", "", "show only the call with this `ID`")
+	fl.StringVar(&o.tool, "tool", "", "show only calls of the tool `NAME`")
+	fl.IntVar(&o.turn, "turn", -1, "show only calls of turn `N`")
+	fl.BoolVar(&o.errors, "errors", false, "show only calls that failed or have no result")
+	fl.BoolVar(&o.raw, "raw", false, "show the model-facing content instead of the card")
+	fl.BoolVar(&o.compact, "compact", false, "one line per call: icon, tool, title, status")
+	fl.BoolVar(&o.full, "full", false, "do not collapse long cards; draw diffs with context")
+	fl.BoolVar(&o.json, "json", false, "print NDJSON, one object per call, with the presenters' views")
+	fl.IntVar(&o.width, "width", 0, fmt.Sprintf("wrap at `N` columns, %d to %d (default: the terminal's width, else $COLUMNS, else 100; either clamped to that range)", cards.MinWidth, cards.MaxWidth))
+	fl.StringVar(&o.color, "color", "auto", "colour: auto, always or never")
+	fl.BoolVar(&o.noPager, "no-pager", false, "never page the output")
+	fl.BoolVar(&o.diff, "diff", false, "print both sides of each call: the recorded content and meta, what the projectors replay from the recorded value, the value, a diff, and the commands that accept the replayed side")
+	fl.StringVar(&o.html, "html", "", "write the cards as one self-contained HTML page to `FILE` (atomically) instead of the terminal")
+	cmdutil.AddPathFilterFlags(fl, &o.filter)
+	o.proj.AddProjectors(fl)
 	return c
 }
 
-func runShow(c *cobra.Command, o *showOptions, args []string) error {
+// Validate checks the flags.
+func (o *showOptions) Validate() error {
+	if !o.turnSet {
+		o.turn = -1
+	}
 	switch o.color {
 	case "auto", "always", "never":
 	default:
 		return cmdutil.UsageErr("--color must be auto, always or never, not %q", o.color)
 	}
-	if c.Flags().Changed("width") && (o.width < cards.MinWidth || o.width > cards.MaxWidth) {
+	if o.widthSet && (o.width < cards.MinWidth || o.width > cards.MaxWidth) {
 		return cmdutil.UsageErr("--width must be between %d and %d, not %d", cards.MinWidth, cards.MaxWidth, o.width)
 	}
 	modes := 0
@@ -121,14 +126,19 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 	if modes > 1 {
 		return cmdutil.UsageErr("--raw, --compact, --json, --diff and --html cannot be combined")
 	}
-	if err := cmdutil.CheckOutputs(args, cmdutil.Output{Flag: "--html", Path: o.html}); err != nil {
+	if err := cmdutil.CheckOutputs(o.Args, cmdutil.Output{Flag: "--html", Path: o.html}); err != nil {
 		return err
 	}
+	return nil
+}
+
+func runShow(o *showOptions) error {
+	args := o.Args
 	reg, _, host, err := o.proj.Projectors()
 	if err != nil {
 		return err
 	}
-	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
+	stdout, stderr := o.Out, o.ErrOut
 	if host != nil {
 		// The cards are drawn by the host's code: said where it does not
 		// mix with them.
@@ -179,7 +189,7 @@ func runShow(c *cobra.Command, o *showOptions, args []string) error {
 		if e := in.Errs[path]; e != nil {
 			sum, err = &logformat.Summary{File: path}, e
 		} else {
-			sum, err = readCalls(path, logformat.Options{Release: reg.Config.Release, Reserve: gctune.Reserve}, s.call)
+			sum, err = logformat.ReadCalls(path, logformat.Options{Release: reg.Config.Release, Reserve: gctune.Reserve}, s.call)
 		}
 		if s.html != nil {
 			s.html.EndLog()

@@ -20,7 +20,7 @@ import (
 // the package has not registered it already.
 // Run runs the show command as the CLI does.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cmdutil.RunCommands(args, stdin, stdout, stderr, NewCmd())
+	return cmdutil.RunCommands(args, stdin, stdout, stderr, NewCmd(&cmdutil.Factory{}, nil))
 }
 
 func showCLI(t *testing.T, args ...string) (string, string, int) {
@@ -36,7 +36,6 @@ func checkShowGolden(t *testing.T, name, got string) {
 var showLogs = []string{"terminal.jsonl", "fs.jsonl", "other.jsonl"}
 
 func TestShowGoldens(t *testing.T) {
-	useReader(t)
 	t.Setenv("NO_COLOR", "")
 	for _, log := range showLogs {
 		path := "../../testdata/show/" + log
@@ -69,7 +68,7 @@ func TestShowGoldens(t *testing.T) {
 }
 
 func TestShowFixtures(t *testing.T) {
-	useReader(t)
+	t.Parallel()
 	dir := sharedtest.Dir(t, "fixtures")
 	for _, args := range [][]string{{"show", "--no-pager", dir}, {"show", "--json", dir}, {"show", "--compact", dir}, {"show", "--full", "--width", "40", dir}} {
 		out, errs, code := showCLI(t, args...)
@@ -97,7 +96,7 @@ func TestShowFixtures(t *testing.T) {
 }
 
 func TestShowUsageAndErrors(t *testing.T) {
-	useReader(t)
+	t.Parallel()
 	log := "../../testdata/show/terminal.jsonl"
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	if err := os.WriteFile(bad, []byte(`{"type":"session","version":0,"id":"x","createdAt":0}`+"\n{not json\n"+`{"type":"turn/end","seq":1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}`+"\n"), 0o644); err != nil {
@@ -130,7 +129,6 @@ func TestShowUsageAndErrors(t *testing.T) {
 }
 
 func TestShowColour(t *testing.T) {
-	useReader(t)
 	log := "../../testdata/show/terminal.jsonl"
 	for _, c := range []struct {
 		noColor string
@@ -152,7 +150,7 @@ func TestShowColour(t *testing.T) {
 }
 
 func TestShowFilters(t *testing.T) {
-	useReader(t)
+	t.Parallel()
 	ids := func(args ...string) []string {
 		out, errs, code := showCLI(t, append([]string{"show", "--json"}, args...)...)
 		if code != 0 {
@@ -224,6 +222,7 @@ func TestShowWidthFromColumns(t *testing.T) {
 }
 
 func TestShowUnknownCall(t *testing.T) {
+	t.Parallel()
 	log := "../../testdata/example/session.jsonl"
 	out, errs, code := showCLI(t, "show", "--no-pager", "--call", "call_4_bsh", log)
 	if code != cmdutil.ExitUsage || out != "" {
@@ -239,6 +238,7 @@ func TestShowUnknownCall(t *testing.T) {
 }
 
 func TestShowFooterKeepsCallID(t *testing.T) {
+	t.Parallel()
 	// A call whose tool and id are wider than the narrowest card.
 	dir := t.TempDir()
 	log := filepath.Join(dir, "long-id.jsonl")

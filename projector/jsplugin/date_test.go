@@ -165,6 +165,7 @@ var localDateMethods = map[string]string{
 // module code calls new Date().getTimezoneOffset() at import); only what
 // reads the clock or the local time zone is trapped, and only in a call.
 func TestDateThroughTheWrapper(t *testing.T) {
+	t.Parallel()
 	local := jsonv.Encode(jsonv.Obj(func() []jsonv.Member {
 		var ms []jsonv.Member
 		for n, typ := range localDateMethods {
@@ -245,6 +246,7 @@ func reachedFor(msg, global string) bool {
 // it reads with createRequire(import.meta.url) (as the harness's llm package
 // reads its version at import) is bundled; source lines still map.
 func TestImportMeta(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := `import { createRequire } from 'node:module'
 const { version } = createRequire(import.meta.url)('./package.json')
@@ -284,6 +286,7 @@ export function apply(ctx) {
 // jsdiff computes one on every diff) verifies; one whose answer moves is
 // impure, named where it read the clock.
 func TestClockReadForADeadline(t *testing.T) {
+	t.Parallel()
 	p, err := loadSource(t, `export function apply(ctx) {
   ctx.tools.register({ name: 'clocked', parameters: { type: 'object' }, output: { schema: {}, render: (args) => {
     const deadline = Date.now() + Infinity

@@ -36,17 +36,31 @@ var nodeJS string
 //go:embed nodemods.js
 var nodeModsJS string
 
-// Deadline bounds one projector or presenter call. goja runs 20-50 times
-// slower than V8: upstream's web_fetch converts a 100 KB page with turndown
-// in about 1 s here (20 ms in Node), so the bound leaves room for that and
-// a loaded machine.
-var Deadline = 10 * time.Second
+// Limits bound the time a plugin's code may run.
+type Limits struct {
+	// Call bounds one projector or presenter call.
+	Call time.Duration
+	// Load bounds bundling's output evaluation and apply().
+	Load time.Duration
+}
+
+// DefaultLimits: goja runs 20-50 times slower than V8 (upstream's
+// web_fetch converts a 100 KB page with turndown in about 1 s here, 20 ms
+// in Node), so the bounds leave room for that and a loaded machine.
+var DefaultLimits = Limits{Call: 10 * time.Second, Load: 10 * time.Second}
+
+func (l Limits) orDefault() Limits {
+	if l.Call <= 0 {
+		l.Call = DefaultLimits.Call
+	}
+	if l.Load <= 0 {
+		l.Load = DefaultLimits.Load
+	}
+	return l
+}
 
 // maxCallStack bounds a runtime's call depth.
 const maxCallStack = 20000
-
-// LoadDeadline bounds bundling's output evaluation and apply().
-var LoadDeadline = 10 * time.Second
 
 // ImpureError: a projector reached for a global a pure function must not
 // use (Date.now, Math.random, fetch, process, a node:* module, ...).
@@ -76,7 +90,7 @@ func at(where string) string {
 // FindingClass names the verify finding class.
 func (e *ImpureError) FindingClass() string { return "impure" }
 
-// TimeoutError: a projector ran past Deadline and was interrupted.
+// TimeoutError: a projector ran past Limits.Call and was interrupted.
 type TimeoutError struct {
 	Tool, Projector string
 	After           time.Duration
@@ -143,6 +157,7 @@ type Plugin struct {
 	// through reserve (LoadOptions.Reserve).
 	codeSize int
 	reserve  func(int64) func()
+	lim      Limits
 	config   string // JSON of the plugin's options
 	defs     []toolDef
 
@@ -165,6 +180,7 @@ type toolDef struct {
 // vm is one goja runtime with the plugin loaded.
 type vm struct {
 	rt      *goja.Runtime
+	lim     Limits // its plugin's
 	call    goja.Callable
 	json    goja.Callable // JSON.stringify, for what fromJS leaves to it
 	calling bool          // a projector call is running: the traps throw
@@ -197,10 +213,13 @@ type LoadOptions struct {
 	// back), returning the func that gives it back, or nil. The command
 	// passes internal/gctune.Reserve.
 	Reserve func(n int64) (release func())
+	// Limits bound the plugin's code (zero fields: DefaultLimits).
+	Limits Limits
 }
 
 // LoadWith is Load with options.
 func LoadWith(path string, cfg projector.Config, opts LoadOptions) (*Plugin, error) {
+	opts.Limits = opts.Limits.orDefault()
 	entry, err := entryPoint(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -211,13 +230,13 @@ func LoadWith(path string, cfg projector.Config, opts LoadOptions) (*Plugin, err
 	if abs, err := filepath.Abs(entry); err == nil {
 		entry = abs
 	}
-	p, v, exported, real, err := load(path, entry, cfg, true, opts.Reserve)
+	p, v, exported, real, err := load(path, entry, cfg, true, opts)
 	var me *moduleError
 	if err != nil && real && errors.As(err, &me) {
 		// Installed host packages that do not run in the sandbox (I/O at
 		// import time, say): the stand-in alone, as for a plugin without
 		// node_modules, and StandIn says why.
-		if q, w, e, _, err2 := load(path, entry, cfg, false, opts.Reserve); err2 == nil {
+		if q, w, e, _, err2 := load(path, entry, cfg, false, opts); err2 == nil {
 			q.StandIn = err.Error()
 			p, v, exported, err = q, w, e, nil
 		}
@@ -235,7 +254,7 @@ func LoadWith(path string, cfg projector.Config, opts LoadOptions) (*Plugin, err
 
 // load bundles the plugin and makes its first runtime, which reads the
 // plugin's name and definitions.
-func load(path, entry string, cfg projector.Config, installed bool, reserve func(int64) func()) (p *Plugin, v *vm, exported string, real bool, err error) {
+func load(path, entry string, cfg projector.Config, installed bool, opts LoadOptions) (p *Plugin, v *vm, exported string, real bool, err error) {
 	b, err := bundle(entry, installed)
 	real = b.real
 	if err != nil {
@@ -255,10 +274,11 @@ func load(path, entry string, cfg projector.Config, installed bool, reserve func
 	// soft memory limit, which bounds streaming, for as long as the plugin
 	// is loaded.
 	var release func()
+	reserve := opts.Reserve
 	if reserve != nil {
 		release = reserve(programBytes(len(b.code)))
 	}
-	p = &Plugin{Path: path, program: prog, codeSize: len(b.code), max: max(runtime.GOMAXPROCS(0), 1), reserve: reserve}
+	p = &Plugin{Path: path, program: prog, codeSize: len(b.code), max: max(runtime.GOMAXPROCS(0), 1), reserve: reserve, lim: opts.Limits}
 	p.free = sync.NewCond(&p.mu)
 	p.Name = pluginName(path)
 	v, exported, err = p.newVM(cfg)
@@ -696,7 +716,7 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 			v, exported, err = nil, "", fmt.Errorf("loading failed: %v", r)
 		}
 	}()
-	v = &vm{rt: goja.New()}
+	v = &vm{rt: goja.New(), lim: p.lim}
 	rt := v.rt
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	// A runaway recursion stops here rather than exhausting memory (V8
@@ -711,7 +731,7 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 		}
 		panic(rt.NewGoError(fmt.Errorf("%s is not available to a pure projector", name)))
 	})
-	stopLoad := watch(rt, LoadDeadline)
+	stopLoad := watch(rt, p.lim.Load)
 	defer func() {
 		stopLoad()
 		rt.ClearInterrupt()
@@ -746,7 +766,7 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 		}
 	}
 	if _, err := rt.RunProgram(p.program); err != nil {
-		return nil, "", &moduleError{fmt.Errorf("running the bundle: %w", jsError(err))}
+		return nil, "", &moduleError{fmt.Errorf("running the bundle: %w", jsError(err, p.lim.Load))}
 	}
 	mod := rt.Get("__dshPlugin")
 	if mod == nil || goja.IsUndefined(mod) || goja.IsNull(mod) {
@@ -755,7 +775,7 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 	nameOf, _ := goja.AssertFunction(rt.Get("__dshPluginName"))
 	n, err := nameOf(goja.Undefined(), mod)
 	if err != nil {
-		return nil, "", jsError(err)
+		return nil, "", jsError(err, p.lim.Load)
 	}
 	exported = stringOf(n)
 	// The first runtime (made by Load, before any concurrent use) settles
@@ -778,7 +798,7 @@ func (p *Plugin) newVM(cfg projector.Config) (v *vm, exported string, err error)
 	apply, _ := goja.AssertFunction(rt.Get("__dshApply"))
 	applied, err := apply(goja.Undefined(), mod, config)
 	if err != nil {
-		return nil, "", fmt.Errorf("apply(ctx, config) threw: %w", jsError(err))
+		return nil, "", fmt.Errorf("apply(ctx, config) threw: %w", jsError(err, p.lim.Load))
 	}
 	// The promise jobs have run (goja runs them as the call returns): an
 	// async apply that rejected is a load failure too.
@@ -907,10 +927,10 @@ func stringOf(v goja.Value) (s string) {
 
 // jsError is a thrown value as an error, with where in the plugin's
 // sources (or its dependencies') it was thrown, when known.
-func jsError(err error) error {
+func jsError(err error, limit time.Duration) error {
 	var stopped *goja.InterruptedError
 	if errors.As(err, &stopped) {
-		msg := fmt.Sprintf("did not finish within %v and was stopped", LoadDeadline)
+		msg := fmt.Sprintf("did not finish within %v and was stopped", limit)
 		if where := sourceAt(err); where != "" {
 			msg += " at " + where
 		}
@@ -1148,7 +1168,7 @@ func (v *vm) run(d *toolDef, which string, args, second jsonv.Value, at float64)
 	rt := v.rt
 	v.calling, v.impure, v.impureWhy, v.unsupported, v.unsupportedWhy = true, "", "", "", ""
 	v.clockAt, v.clockRead = at, ""
-	stop := watch(rt, Deadline)
+	stop := watch(rt, v.lim.Call)
 	secondJS := goja.Null()
 	if second.IsDefined() {
 		secondJS = toJS(rt, second)
@@ -1172,7 +1192,7 @@ func (v *vm) run(d *toolDef, which string, args, second jsonv.Value, at float64)
 	case stopped == stopMemory:
 		return jsonv.Value{}, false, &ResourceError{Tool: d.name, Projector: which, Budget: MemoryBudget, At: sourceAt(err)}
 	case stopped == stopDeadline:
-		return jsonv.Value{}, false, &TimeoutError{Tool: d.name, Projector: which, After: Deadline, At: sourceAt(err)}
+		return jsonv.Value{}, false, &TimeoutError{Tool: d.name, Projector: which, After: v.lim.Call, At: sourceAt(err)}
 	case err != nil:
 		msg := thrownMessage(err)
 		var overflow *goja.StackOverflowError

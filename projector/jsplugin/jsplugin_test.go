@@ -21,9 +21,13 @@ import (
 
 const plugins = "../../testdata/plugins"
 
-func load(t testing.TB, name string) (*jsplugin.Plugin, map[string]*projector.Tool) {
+// shortCalls bounds a projector call tightly, for the tests of code that
+// never ends.
+var shortCalls = jsplugin.Limits{Call: 100 * time.Millisecond}
+
+func load(t testing.TB, name string, lim ...jsplugin.Limits) (*jsplugin.Plugin, map[string]*projector.Tool) {
 	t.Helper()
-	p, err := jsplugin.Load(filepath.Join(plugins, name), projector.Config{})
+	p, err := jsplugin.LoadWith(filepath.Join(plugins, name), projector.Config{}, jsplugin.LoadOptions{Limits: append(lim, jsplugin.Limits{})[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +41,7 @@ func load(t testing.TB, name string) (*jsplugin.Plugin, map[string]*projector.To
 func js(s string) jsonv.Value { return jsonv.MustParse(s) }
 
 func TestPurePlugin(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{"todo", "todo.mjs"} { // the TypeScript source and the built ESM file
 		t.Run(src, func(t *testing.T) {
 			p, tools := load(t, src)
@@ -75,6 +80,7 @@ func TestPurePlugin(t *testing.T) {
 // todo_write parameters (written after upstream's tool-todo) equal the Go port's, byte
 // for byte.
 func TestDSLCompilesLikeThePort(t *testing.T) {
+	t.Parallel()
 	_, tools := load(t, "todo")
 	reg, err := builtin.Registry(projector.Config{})
 	if err != nil {
@@ -90,6 +96,7 @@ func TestDSLCompilesLikeThePort(t *testing.T) {
 }
 
 func TestImpurePlugin(t *testing.T) {
+	t.Parallel()
 	_, tools := load(t, "impure")
 	_, err := tools["stamp"].RunRender(js(`{"note":"n"}`), js(`"ok"`))
 	var f *projector.Failure
@@ -103,6 +110,7 @@ func TestImpurePlugin(t *testing.T) {
 }
 
 func TestThrowingPlugin(t *testing.T) {
+	t.Parallel()
 	_, tools := load(t, "throws")
 	_, err := tools["broken"].RunRender(js(`{"x":1}`), js(`{}`))
 	var f *projector.Failure
@@ -112,10 +120,8 @@ func TestThrowingPlugin(t *testing.T) {
 }
 
 func TestLoopingPlugin(t *testing.T) {
-	old := jsplugin.Deadline
-	jsplugin.Deadline = 100 * time.Millisecond
-	defer func() { jsplugin.Deadline = old }()
-	_, tools := load(t, "loops")
+	t.Parallel()
+	_, tools := load(t, "loops", shortCalls)
 	_, err := tools["spin"].RunRender(js(`{}`), js(`{}`))
 	var f *projector.Failure
 	if !errors.As(err, &f) || f.Class != "projector-timeout" {
@@ -152,6 +158,7 @@ export function apply(ctx) {
 }
 
 func TestSandboxGlobals(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ body, global string }{
 		{`return [{type:'text', text: new Date().toISOString()}]`, "Date"},
 		{`return [{type:'text', text: Date()}]`, "Date"},
@@ -213,6 +220,7 @@ func TestSandboxGlobals(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct{ file, src, want string }{
 		{"syntax.js", "export function apply( {", "bundling"},
@@ -234,6 +242,7 @@ func TestLoadErrors(t *testing.T) {
 // Replay workers call projectors from many goroutines; each borrows its
 // own runtime.
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	_, tools := load(t, "todo")
 	wc := tools["word_count"]
 	var wg sync.WaitGroup
@@ -330,11 +339,16 @@ func todoCall(b testing.TB) *logformat.Call {
 // loadSource loads a one-file plugin with the given source.
 func loadSource(t *testing.T, src string, cfg projector.Config) (*jsplugin.Plugin, error) {
 	t.Helper()
+	return loadSourceWith(t, jsplugin.Limits{}, src, cfg)
+}
+
+func loadSourceWith(t *testing.T, lim jsplugin.Limits, src string, cfg projector.Config) (*jsplugin.Plugin, error) {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "index.js")
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return jsplugin.Load(p, cfg)
+	return jsplugin.LoadWith(p, cfg, jsplugin.LoadOptions{Limits: lim})
 }
 
 const echoTool = `defineTool({ name: 'echo', parameters: { s: { type: 'string', required: true } },
@@ -347,6 +361,7 @@ const echoTool = `defineTool({ name: 'echo', parameters: { s: { type: 'string', 
 // async apply) and the ways a plugin reaches the tools service all
 // register the tool, with its options.
 func TestPluginForms(t *testing.T) {
+	t.Parallel()
 	head := "import { defineTool } from '@deepseek-ai/dsh-tools'\nlet CONFIG = ''\n"
 	for _, c := range []struct{ name, src string }{
 		{"namespace apply", `export const name = 'forms'
@@ -409,6 +424,7 @@ export function apply(ctx, config) { CONFIG = config.prefix; ctx.effect(() => ct
 // schemas see what is registered, and a definition not made by defineTool
 // keeps its JSON schema and unvalidated presenters.
 func TestToolsService(t *testing.T) {
+	t.Parallel()
 	raw := `export function apply(ctx) {
   const gone = ctx.tools.register({ name: 'gone', parameters: { type: 'object', properties: {} }, output: { schema: {}, render: () => [] } })
   gone()
@@ -463,6 +479,7 @@ export function apply(ctx) { registerTool(ctx, { name: 'a' }) }`, "the plugin de
 // LasmeX's Cordis inspector lists for the real one (a recorded
 // cordis_inspect_query of the tools service).
 func TestToolsServiceMembers(t *testing.T) {
+	t.Parallel()
 	log := sharedtest.Dir(t, "fixtures", "lasmex", "examples", "acp-agent", "tests", "snapshots", "cordis-inspect-jsdoc", "session.jsonl")
 	var methods []string
 	_, err := logformat.ReadCalls(log, logformat.Options{}, func(c *logformat.Call) error {
@@ -503,6 +520,7 @@ export function apply(ctx) {
 // past the double range reach the projector as in Node (the string kept,
 // Infinity), and what it returns comes back exactly.
 func TestValuesReachJSAsJSONParseMakesThem(t *testing.T) {
+	t.Parallel()
 	p, err := loadSource(t, `export function apply(ctx) {
   ctx.tools.register({ name: 'echo', parameters: { type: 'object' }, output: { schema: {},
     render: (args, v) => [{ type: 'text', text: args.s + '|' + args.s.length + '|' + String(v.n) + '|' + Object.keys(v.o).join() }] } })
@@ -562,9 +580,7 @@ func TestFinalizeContent(t *testing.T) {
 // line and column of the plugin's own source, TypeScript included (the
 // bundle carries a source map), counted from 1 as editors do.
 func TestSourceLocations(t *testing.T) {
-	old := jsplugin.Deadline
-	jsplugin.Deadline = 100 * time.Millisecond
-	defer func() { jsplugin.Deadline = old }()
+	t.Parallel()
 	dir := t.TempDir()
 	src := `import { defineTool } from '@deepseek-ai/dsh-tools'
 interface Args { mode: string }
@@ -587,7 +603,7 @@ export function apply(ctx: any) {
 	if err := os.WriteFile(filepath.Join(dir, "index.ts"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := jsplugin.Load(filepath.Join(dir, "index.ts"), projector.Config{})
+	p, err := jsplugin.LoadWith(filepath.Join(dir, "index.ts"), projector.Config{}, jsplugin.LoadOptions{Limits: shortCalls})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -613,10 +629,8 @@ export function apply(ctx: any) {
 // deadline as the projector (a getter is projector code), and unusual
 // values (a Proxy, a key with a lone surrogate) come back exactly.
 func TestResultsWithGetters(t *testing.T) {
-	old := jsplugin.Deadline
-	jsplugin.Deadline = 100 * time.Millisecond
-	defer func() { jsplugin.Deadline = old }()
-	p, err := loadSource(t, `export function apply(ctx) {
+	t.Parallel()
+	p, err := loadSourceWith(t, shortCalls, `export function apply(ctx) {
   ctx.tools.register({ name: 'odd', parameters: { type: 'object' }, output: { schema: {},
     render: (args) => {
       const text = { get text() { if (args.m === 'throw') throw new Error('getter broke'); if (args.m === 'clock') return String(Date.now()); if (args.m === 'spin') for (;;) {} return 'got' } }
@@ -657,6 +671,7 @@ func TestResultsWithGetters(t *testing.T) {
 // TestEntryPointFromExports: a package directory is entered where its
 // package.json "exports" points, as a bundler resolves the package.
 func TestEntryPointFromExports(t *testing.T) {
+	t.Parallel()
 	for _, exports := range []string{
 		`"./lib/entry.js"`,
 		`{".": "./lib/entry.js"}`,
@@ -682,6 +697,7 @@ func TestEntryPointFromExports(t *testing.T) {
 // the sandbox leaves the stand-in alone, as for a plugin without
 // node_modules, and StandIn says why.
 func TestInstalledHostPackages(t *testing.T) {
+	t.Parallel()
 	write := func(dir, rel, src string) {
 		t.Helper()
 		p := filepath.Join(dir, rel)

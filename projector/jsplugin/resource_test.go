@@ -17,15 +17,15 @@ import (
 // same runtime works. Before, such a render reached several GB before the
 // deadline, and under a memory cap the whole run died.
 func TestMemoryBomb(t *testing.T) {
-	oldB, oldD := jsplugin.MemoryBudget, jsplugin.Deadline
-	jsplugin.MemoryBudget, jsplugin.Deadline = 64<<20, 5*time.Minute
-	defer func() { jsplugin.MemoryBudget, jsplugin.Deadline = oldB, oldD }()
+	oldB := jsplugin.MemoryBudget
+	jsplugin.MemoryBudget = 64 << 20
+	defer func() { jsplugin.MemoryBudget = oldB }()
 	for _, c := range []struct{ name, body string }{
 		{"doubling string", `if (value.ok) return [{ type: 'text', text: 'ok' }]; let s = 'ab'; for (;;) { s = s + s; if (s.length > 4e9) return [] }`},
 		{"growing array", `if (value.ok) return [{ type: 'text', text: 'ok' }]; const a = []; for (let i = 0; ; i++) { a.push({ i, s: 'x' + i }) }`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := jsplugin.Load(writePlugin(t, c.body), projector.Config{})
+			p, err := jsplugin.LoadWith(writePlugin(t, c.body), projector.Config{}, jsplugin.LoadOptions{Limits: jsplugin.Limits{Call: 5 * time.Minute}})
 			if err != nil {
 				t.Fatal(err)
 			}
