@@ -170,7 +170,8 @@ type CallResult struct {
 	// without a port).
 	Fingerprint Fingerprint
 	// View is what a sink needs to draw the call's card (Options.Views).
-	View *View
+	// Not serialised: a blob carries the card it draws (report/blob.go).
+	View *View `json:"-"`
 }
 
 // View is a call as a card shows it: the recorded call (without its
