@@ -36,6 +36,8 @@ var commands = []struct {
 	{"tools", func(f *cmdutil.Factory) *cobra.Command { return newCmdTools(f, nil, nil) }},
 	{"verify", func(f *cmdutil.Factory) *cobra.Command { return newCmdVerify(f, nil) }},
 	{"merge-reports", func(f *cmdutil.Factory) *cobra.Command { return newCmdMergeReports(f, nil) }},
+	{"exit-codes", newHelpExitCodes},
+	{"environment", newHelpEnvironment},
 }
 
 // NewRoot builds the root command (a fresh tree each call, for tests).

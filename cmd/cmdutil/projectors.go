@@ -4,8 +4,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dsh-replay/dsh-replay/projector"
-	"github.com/dsh-replay/dsh-replay/report"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // ProjectorFlags are the flags that choose the projectors a command runs

@@ -5,8 +5,8 @@ import (
 
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
-	"github.com/dsh-replay/dsh-replay/report"
 	"github.com/dsh-replay/dsh-replay/projector/jsplugin"
+	"github.com/dsh-replay/dsh-replay/report"
 )
 
 // PluginTool is a tool a --plugin added.
