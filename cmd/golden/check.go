@@ -86,9 +86,9 @@ func runCheck(o *checkOptions) error {
 		c.printDrift(path, p)
 	}
 	// Pending and temporary files left behind, then stale goldens.
-	left := g.leftovers(o.args, paths)
+	left := g.leftovers(o.Args, paths)
 	c.printLeftovers(left)
-	stale, complete := g.staleGoldens(o.args, paths)
+	stale, complete := g.staleGoldens(o.Args, paths)
 	for _, s := range stale {
 		c.unreferenced(s+": its log is gone", func() error { return os.Remove(s) })
 	}
@@ -225,7 +225,7 @@ func (c *checkRun) printLeftovers(left []string) {
 // printSummary is the commands that fix what check found and the line
 // that ends it.
 func (c *checkRun) printSummary(paths []string, stale, left int, complete bool) {
-	out, args := c.stdout, c.opts.args
+	out, args := c.stdout, c.opts.Args
 	if len(c.drifted) > 0 {
 		regen := c.drifted
 		if len(c.drifted) > 5 && len(c.drifted) == len(paths) {

@@ -132,7 +132,7 @@ the rest stays pending. Refuses to run when CI is set unless --force.`,
 }
 
 func runDecide(o *decideOptions) error {
-	action, args := o.action, o.args
+	action, args := o.action, o.Args
 	if err := refuseInCI(&o.goldenOptions, action+" goldens"); err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ end)") and each diff is capped at --max-lines with "… N more lines".
 }
 
 func runDiff(o *diffOptions) error {
-	args := o.args
+	args := o.Args
 	g, err := newGoldenRun(&o.goldenOptions, false)
 	if err != nil {
 		return err

@@ -33,37 +33,15 @@ type goldenOptions struct {
 	// the review selection (--log, --tool, --call)
 	logs, tools, calls []string
 
-	args           []string
-	stdin          io.Reader
-	stdout, stderr io.Writer
+	cmdutil.IO
 }
-
-func (o *goldenOptions) common() *goldenOptions { return o }
 
 // Validate checks the flags before anything runs (none to check here).
 func (o *goldenOptions) Validate() error { return nil }
 
-// options are a subcommand's options.
-type options interface {
-	common() *goldenOptions
-	Validate() error
-}
-
-// runE is a subcommand's RunE: it binds the arguments and streams,
-// validates, and runs run, or runF instead when set (tests look at the
-// options a command line makes without running it).
-func runE[O options](o O, runF, run func(O) error) func(*cobra.Command, []string) error {
-	return func(c *cobra.Command, args []string) error {
-		g := o.common()
-		g.args, g.stdin, g.stdout, g.stderr = args, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
-		if err := o.Validate(); err != nil {
-			return err
-		}
-		if runF != nil {
-			return runF(o)
-		}
-		return run(o)
-	}
+// runE is a subcommand's RunE (cmdutil.RunE: bind, validate, run or runF).
+func runE[O cmdutil.Options](o O, runF, run func(O) error) func(*cobra.Command, []string) error {
+	return cmdutil.RunE(o, runF, run)
 }
 
 // NewCmd is `dsh-replay golden`.
@@ -153,7 +131,7 @@ func newGoldenRun(o *goldenOptions, needRegistry bool) (*goldenRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &goldenRun{layout: l, o: o, stdout: o.stdout, stderr: o.stderr}
+	g := &goldenRun{layout: l, o: o, stdout: o.Out, stderr: o.ErrOut}
 	if needRegistry {
 		if g.reg, _, err = o.proj.Registry(); err != nil {
 			return nil, err
@@ -246,7 +224,7 @@ func goldenRunOver(o *goldenOptions) (*goldenRun, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	paths, err := goldenPaths(o.args, o.filter, g.stderr)
+	paths, err := goldenPaths(o.Args, o.filter, g.stderr)
 	if err != nil {
 		return nil, nil, err
 	}

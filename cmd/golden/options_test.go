@@ -35,7 +35,7 @@ func TestSubcommandOptions(t *testing.T) {
 		"--dry-run", "--prune", "--out", "g", "--config", "c.json", "a", "b"); err != nil {
 		t.Fatal(err)
 	}
-	if !u.dryRun || !u.prune || u.review || u.out != "g" || u.proj.Config != "c.json" || len(u.args) != 2 {
+	if !u.dryRun || !u.prune || u.review || u.out != "g" || u.proj.Config != "c.json" || len(u.Args) != 2 {
 		t.Errorf("update options: %+v", u)
 	}
 	var ch *checkOptions
@@ -49,7 +49,7 @@ func TestSubcommandOptions(t *testing.T) {
 	if err := execute(t, newCmdDecide(&cmdutil.Factory{}, "reject", func(o *decideOptions) error { d = o; return nil }), "--call", "c1", "--tool", "edit"); err != nil {
 		t.Fatal(err)
 	}
-	if d.action != "reject" || len(d.calls) != 1 || d.calls[0] != "c1" || len(d.tools) != 1 || len(d.args) != 0 {
+	if d.action != "reject" || len(d.calls) != 1 || d.calls[0] != "c1" || len(d.tools) != 1 || len(d.Args) != 0 {
 		t.Errorf("reject options: %+v", d)
 	}
 	var p *pendingOptions

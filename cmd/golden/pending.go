@@ -57,7 +57,7 @@ func runPending(o *pendingOptions) error {
 	if err != nil {
 		return err
 	}
-	_, revs, err := g.pendingReviews(o.args)
+	_, revs, err := g.pendingReviews(o.Args)
 	if err != nil {
 		return err
 	}

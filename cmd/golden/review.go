@@ -44,7 +44,7 @@ by the exact commands that decide it, and exits 1 while anything is pending.`,
 }
 
 func runReview(o *reviewOptions) error {
-	args := o.args
+	args := o.Args
 	g, err := newGoldenRun(&o.goldenOptions, false)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func runReview(o *reviewOptions) error {
 		fmt.Fprintln(g.stdout, "no pending goldens")
 		return nil
 	}
-	if o.noTUI || !cmdutil.IsInteractive(o.stdin, o.stdout) {
+	if o.noTUI || !cmdutil.IsInteractive(o.In, o.Out) {
 		return g.printReviews(revs, args)
 	}
 	if err := refuseInCI(&o.goldenOptions, "review goldens"); err != nil {

@@ -429,7 +429,7 @@ func sideBySide(a, b []string, half int) string {
 // runReviewer runs the interactive reviewer over revs on the terminal.
 func runReviewer(g *goldenRun, o *reviewOptions, revs []*callReview) error {
 	m := newReviewer(g, revs)
-	p := tea.NewProgram(m, tea.WithInput(o.stdin), tea.WithOutput(o.stdout), tea.WithAltScreen())
+	p := tea.NewProgram(m, tea.WithInput(o.In), tea.WithOutput(o.Out), tea.WithAltScreen())
 	// The program quits on SIGINT and SIGTERM and restores the terminal;
 	// its writes are made between events, so none is cut short.
 	resume := cmdutil.DeferInterrupts()

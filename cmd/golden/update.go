@@ -91,7 +91,7 @@ func (o *updateOptions) mode() (mode, error) {
 	case env == "new":
 		return modeReview, nil
 	case env == "always":
-	case cmdutil.IsTerminal(o.stdout):
+	case cmdutil.IsTerminal(o.Out):
 		return modeReview, nil
 	}
 	return modeWrite, nil
@@ -267,7 +267,7 @@ func (u *updateRun) writeFailed(path string, err error) {
 // is false when the run was not over whole directories, so that none were
 // looked for.
 func (u *updateRun) pruneStale(paths []string) (complete bool) {
-	stale, complete := u.staleGoldens(u.opts.args, paths)
+	stale, complete := u.staleGoldens(u.opts.Args, paths)
 	for _, s := range stale {
 		switch {
 		case !complete:
@@ -300,7 +300,7 @@ func (u *updateRun) printSummary(logs int, complete bool) {
 	}
 	fmt.Fprintf(u.stdout, "golden: %d %s, %d %s, %d unchanged%s\n", logs, cmdutil.Plural(logs, "log", "logs"), n, word, u.unchanged, failed)
 	if u.mode == modeReview && u.pending > 0 {
-		fmt.Fprintf(u.stdout, "review with: %s\n", u.command("diff", u.opts.args))
+		fmt.Fprintf(u.stdout, "review with: %s\n", u.command("diff", u.opts.Args))
 	}
 	if !complete {
 		fmt.Fprintln(u.stdout, "stale goldens not looked for: only directories are complete runs")
