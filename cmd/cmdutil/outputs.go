@@ -59,7 +59,7 @@ func CheckOutputs(args []string, outs ...Output) error {
 		keys := []any{real}
 		if fi, err := os.Stat(o.Path); err == nil {
 			keys = append(keys, fileKey(o.Path, fi))
-			if in, ok := files[fileKey(o.Path, fi)]; ok && in != o.Self {
+			if in, ok := files[fileKey(o.Path, fi)]; ok && in != o.Self && sameNow(in, o.Path) {
 				return UsageErr("%s %s is the input %s: refusing to write over what it reads", o.Flag, termquote.QuoteName(o.Path), termquote.QuoteName(in))
 			}
 		}
@@ -80,6 +80,15 @@ func CheckOutputs(args []string, outs ...Output) error {
 		}
 	}
 	return nil
+}
+
+// sameNow looks at both names again: the input's identity was taken a
+// moment ago, and another process (a concurrent golden run) may since have
+// replaced it and had its inode reused by the output.
+func sameNow(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // realPath is the absolute path of p with the links of its directory (and
