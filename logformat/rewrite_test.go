@@ -3,6 +3,7 @@ package logformat
 import (
 	"bytes"
 	"errors"
+	"sort"
 	"strings"
 	"testing"
 
@@ -101,7 +102,7 @@ func TestRewriteLine(t *testing.T) {
 			tail := "{\"type\":\"turn/end\"}\r\npartial"
 			in := h + "\n" + tt.line + "\n" + tail
 			tt.edit.Line = 2
-			out, err := Rewrite("x.jsonl", []byte(in), []Edit{tt.edit})
+			out, err := rewriteBoth(t, "x.jsonl", []byte(in), []Edit{tt.edit})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v, want %q", err, tt.err)
@@ -141,7 +142,7 @@ func TestRewriteRefusals(t *testing.T) {
 		"past the end":     {withLine(e, 9)},
 		"content to a bad": {{Line: 2, CallID: "s", SubCall: true, Content: textBlocks("x"), SetMeta: true}},
 	} {
-		_, err := Rewrite("x", []byte(in), edits)
+		_, err := rewriteBoth(t, "x", []byte(in), edits)
 		if name == "content to a bad" {
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
@@ -195,7 +196,7 @@ func TestRewriteZstd(t *testing.T) {
 	}
 
 	t.Run("untouched frames are copied verbatim", func(t *testing.T) {
-		out, err := Rewrite("x", data, []Edit{edit(4, "c")})
+		out, err := rewriteBoth(t, "x", data, []Edit{edit(4, "c")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +212,7 @@ func TestRewriteZstd(t *testing.T) {
 		}
 	})
 	t.Run("a line across frames re-encodes the group as one frame", func(t *testing.T) {
-		out, err := Rewrite("x", data, []Edit{edit(5, "d"), edit(6, "e")})
+		out, err := rewriteBoth(t, "x", data, []Edit{edit(5, "d"), edit(6, "e")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,26 +230,26 @@ func TestRewriteZstd(t *testing.T) {
 	t.Run("torn final frame is kept and never edited", func(t *testing.T) {
 		torn := frame(t, l("f"))
 		in := append(append([]byte(nil), data...), torn[:len(torn)-6]...)
-		out, err := Rewrite("x", in, []Edit{edit(2, "a")})
+		out, err := rewriteBoth(t, "x", in, []Edit{edit(2, "a")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.HasSuffix(out, torn[:len(torn)-6]) {
 			t.Error("torn frame not kept")
 		}
-		if _, err := Rewrite("x", in, []Edit{edit(7, "f")}); err == nil {
+		if _, err := rewriteBoth(t, "x", in, []Edit{edit(7, "f")}); err == nil {
 			t.Error("an edit in the torn frame must fail")
 		}
 	})
 	t.Run("corrupt frame", func(t *testing.T) {
 		bad := append([]byte(nil), data...)
 		bad[len(f0)+len(f1)-2] ^= 0xff // the checksum of frame 1
-		if _, err := Rewrite("x", bad, []Edit{edit(4, "c")}); err == nil {
+		if _, err := rewriteBoth(t, "x", bad, []Edit{edit(4, "c")}); err == nil {
 			t.Error("want a checksum error")
 		}
 	})
 	t.Run("reads back through the reader", func(t *testing.T) {
-		out, err := Rewrite("x", data, []Edit{edit(3, "b")})
+		out, err := rewriteBoth(t, "x", data, []Edit{edit(3, "b")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +272,7 @@ func FuzzRewrite(f *testing.F) {
 			e.Meta = jsonv.MustParse(`{"k":[1,"v"]}`)
 		}
 		in := rwHeader + "\n" + line + "\n"
-		out, err := Rewrite("x", []byte(in), []Edit{e})
+		out, err := rewriteBoth(t, "x", []byte(in), []Edit{e})
 		if err != nil {
 			return
 		}
@@ -282,5 +283,48 @@ func FuzzRewrite(f *testing.F) {
 		if strings.Count(string(out), "\n") != 2 && !strings.Contains(line, "\n") {
 			t.Fatalf("line count changed: %q", out)
 		}
+	})
+}
+
+// rewriteBoth is Rewrite, checked against RewriteStream: the same bytes, or
+// the same error.
+func rewriteBoth(t testing.TB, name string, data []byte, edits []Edit) ([]byte, error) {
+	t.Helper()
+	out, err := Rewrite(name, data, edits)
+	sorted := append([]Edit(nil), edits...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Line < sorted[j].Line })
+	var sb bytes.Buffer
+	serr := RewriteStream(name, bytes.NewReader(data), &sb, func() (Edit, bool, error) {
+		if len(sorted) == 0 {
+			return Edit{}, false, nil
+		}
+		e := sorted[0]
+		sorted = sorted[1:]
+		return e, true, nil
+	})
+	switch {
+	case (err == nil) != (serr == nil):
+		t.Fatalf("Rewrite: %v; RewriteStream: %v", err, serr)
+	case err != nil && err.Error() != serr.Error():
+		t.Fatalf("Rewrite: %v; RewriteStream: %v", err, serr)
+	case err == nil && !bytes.Equal(out, sb.Bytes()):
+		t.Fatalf("RewriteStream wrote\n%q\nRewrite returned\n%q", sb.Bytes(), out)
+	}
+	return out, err
+}
+
+// FuzzRewriteStream: over any bytes (plain or chained zstd, torn, corrupt),
+// RewriteStream writes what Rewrite returns or fails as it does.
+func FuzzRewriteStream(f *testing.F) {
+	res := `{"type":"tool/result","data":{"message":{"source":{"callId":"c"},"content":[{"content":[]}]}}}` + "\n"
+	f.Add([]byte(rwHeader+"\n"+res), 2, false)
+	f.Add(append(frame(f, rwHeader+"\n"), frame(f, res+res[:20])...), 3, true)
+	f.Add(append(append(frame(f, rwHeader+"\n"), frame(f, res)...), frame(f, res)[:9]...), 2, false)
+	f.Fuzz(func(t *testing.T, data []byte, line int, two bool) {
+		edits := []Edit{{Line: line, CallID: "c", Content: textBlocks("x")}}
+		if two {
+			edits = append(edits, Edit{Line: line + 1, CallID: "c", SetMeta: true, Meta: jsonv.Int(1)})
+		}
+		rewriteBoth(t, "x", data, edits)
 	})
 }
