@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -73,6 +74,51 @@ func Bodies(reg *projector.Registry, name string, data []byte, width int) (text,
 		return nil, nil, err
 	}
 	return tb.Bytes(), jb.Bytes(), nil
+}
+
+// WriteBody renders the body of the card golden of kind (TextGolden or
+// JSONGolden) of a log read from r (name: its base name) to w, as Goldens
+// does, card by card: the body is never held (a golden of a large log is
+// larger than the log).
+func WriteBody(reg *projector.Registry, name string, r io.Reader, kind string, w io.Writer) error {
+	bw := bufio.NewWriter(lfWriter{w})
+	p := &Printer{Reg: reg, W: bw, Opts: Options{Width: GoldenWidth, Styles: Plain()}}
+	if kind == JSONGolden {
+		p.Mode = ModeJSON
+	}
+	ro := logformat.Options{NoViewPrepass: true}
+	if reg != nil {
+		ro.Release = reg.Config.Release // --config pins it
+	}
+	if _, err := logformat.ReadCallsFrom(name, r, ro, p.Call); err != nil {
+		return err
+	}
+	p.Finish()
+	return bw.Flush()
+}
+
+// lfWriter is lfOnly as a writer.
+type lfWriter struct{ w io.Writer }
+
+func (l lfWriter) Write(b []byte) (int, error) {
+	n := len(b)
+	for {
+		i := bytes.IndexByte(b, '\r')
+		if i < 0 {
+			break
+		}
+		if _, err := l.w.Write(b[:i]); err != nil {
+			return 0, err
+		}
+		if _, err := io.WriteString(l.w, "␍"); err != nil {
+			return 0, err
+		}
+		b = b[i+1:]
+	}
+	if _, err := l.w.Write(b); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // Golden is one card golden's wanted content.

@@ -80,3 +80,16 @@ func ReadRegularFile(path string) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(f)
 }
+
+// OpenRegularFile is ReadRegularFile's open, for a reader that streams the
+// file rather than holding it: the file and what it was when opened.
+func OpenRegularFile(path string) (*os.File, fs.FileInfo, error) {
+	f, st, err := openRegular(path, "")
+	if err != nil {
+		if _, serr := os.Stat(path); os.IsNotExist(serr) {
+			return nil, nil, serr
+		}
+		return nil, nil, err
+	}
+	return f, st, nil
+}

@@ -3,6 +3,7 @@ package golden
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,7 +149,8 @@ func (u *updateRun) update(path string) error {
 		}
 		defer unlock()
 	}
-	p := u.plan(path)
+	p := u.streamPlan(path)
+	defer p.close()
 	if afterPlan != nil {
 		afterPlan(path)
 	}
@@ -162,7 +164,7 @@ var afterPlan func(path string)
 
 // apply writes what the plan of one log says, as the mode says, and
 // reports each file it writes or would write.
-func (u *updateRun) apply(path string, p *logPlan) {
+func (u *updateRun) apply(path string, p *streamPlan) {
 	if p.readErr != nil {
 		fmt.Fprintf(u.stderr, "dsh-replay: %v\n", p.readErr)
 		u.code.worse(cmdutil.ExitCannot)
@@ -198,14 +200,52 @@ func (u *updateRun) apply(path string, p *logPlan) {
 }
 
 // applyFile writes one golden of a plan; changed: it differs from what is
-// on disk; ok: what had to be written was.
-func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed, ok bool) {
+// on disk; ok: what had to be written was. The re-recorded log was written
+// to its temporary file by the plan; a card golden is rendered here into
+// its own.
+func (u *updateRun) applyFile(f *streamFile, p *streamPlan) (changed, ok bool) {
 	pend := f.path + pendingExt
 	if u.mode != modeDry {
 		// Temporary files of earlier runs that were killed.
-		for _, t := range append(atomicwrite.RemoveStaleTemps(f.path), atomicwrite.RemoveStaleTemps(pend)...) {
+		removed := f.removed
+		if f.kind != kindLog || p.out == nil {
+			removed = append(atomicwrite.RemoveStaleTemps(f.path), atomicwrite.RemoveStaleTemps(pend)...)
+		}
+		for _, t := range removed {
 			fmt.Fprintf(u.stdout, "removed %s (left by an interrupted write)\n", termquote.QuoteName(t))
 		}
+	}
+	if f.writeErr != nil {
+		u.writeFailed(f.target, f.writeErr)
+		return true, false
+	}
+	out := p.out
+	if f.kind != kindLog {
+		var w io.Writer
+		if u.mode != modeDry {
+			target := f.path
+			if u.mode == modeReview {
+				target = pend
+			} else if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+				fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+				u.code.worse(cmdutil.ExitCannot)
+				return true, false
+			}
+			t, err := atomicwrite.Create(target, 0o644)
+			if err != nil {
+				u.writeFailed(target, err)
+				return true, false
+			}
+			defer t.Discard()
+			out, w = t, t
+		}
+		same, err := u.renderCards(p, f, w)
+		if err != nil {
+			fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
+			u.code.worse(cmdutil.ExitCannot)
+			return true, false
+		}
+		f.same = same
 	}
 	if f.same {
 		// Nothing to change; a pending copy is now moot.
@@ -218,7 +258,7 @@ func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed, ok bool) {
 		}
 		return false, true
 	}
-	desc := u.describe(f, p)
+	desc := u.describeStream(f, p)
 	// The log is checked once more just before the rename (of the log, or
 	// of its pending copy): a line a host appended since the plan would be
 	// lost.
@@ -228,27 +268,22 @@ func (u *updateRun) applyFile(f *goldenFile, p *logPlan) (changed, ok bool) {
 	}
 	switch u.mode {
 	case modeDry:
-		fmt.Fprintf(u.stdout, "would %s %s%s\n", verb(f), termquote.QuoteName(f.path), desc)
+		fmt.Fprintf(u.stdout, "would %s %s%s\n", verbExists(f.exists), termquote.QuoteName(f.path), desc)
 	case modeReview:
-		if err := atomicwrite.WriteFileIf(pend, f.want, 0o644, check); err != nil {
+		if err := out.Commit(check); err != nil {
 			u.writeFailed(pend, err)
 			return true, false
 		}
 		fmt.Fprintf(u.stdout, "pending %s%s\n", termquote.QuoteName(pend), desc)
 	default:
-		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
-			fmt.Fprintf(u.stderr, "dsh-replay: %v\n", err)
-			u.code.worse(cmdutil.ExitCannot)
-			return true, false
-		}
-		if err := atomicwrite.WriteFileIf(f.path, f.want, 0o644, check); err != nil {
+		if err := out.Commit(check); err != nil {
 			u.writeFailed(f.path, err)
 			return true, false
 		}
 		if fileExists(pend) {
 			os.Remove(pend)
 		}
-		fmt.Fprintf(u.stdout, "%s %s%s\n", pastVerb(f), termquote.QuoteName(f.path), desc)
+		fmt.Fprintf(u.stdout, "%s %s%s\n", pastVerbExists(f.exists), termquote.QuoteName(f.path), desc)
 	}
 	return true, true
 }
@@ -321,37 +356,33 @@ func updatePolicy() (string, error) {
 	}
 }
 
-func verb(f *goldenFile) string {
-	if !f.exists {
+func verbExists(exists bool) string {
+	if !exists {
 		return "write"
 	}
 	return "update"
 }
 
-func pastVerb(f *goldenFile) string {
-	if !f.exists {
+func pastVerbExists(exists bool) string {
+	if !exists {
 		return "wrote"
 	}
 	return "updated"
 }
 
-// describe says what changed in a golden, for one line of output.
-func (g *goldenRun) describe(f *goldenFile, p *logPlan) string {
+// describeStream says what changed in a golden, for one line of output.
+func (g *goldenRun) describeStream(f *streamFile, p *streamPlan) string {
 	switch {
-	case f.kind == kindLog && len(p.changes) > 0:
-		parts := make([]string, 0, len(p.changes))
-		for i, ch := range p.changes {
-			if i == 5 {
-				parts = append(parts, fmt.Sprintf("… %d more", len(p.changes)-5))
-				break
-			}
-			parts = append(parts, fmt.Sprintf("%s %s", ch.callID, ch.what()))
+	case f.kind == kindLog && p.n > 0:
+		parts := append([]string(nil), p.shown...)
+		if p.n > len(p.shown) {
+			parts = append(parts, fmt.Sprintf("… %d more", p.n-len(p.shown)))
 		}
-		return fmt.Sprintf(": %d %s re-recorded (%s)", len(p.changes), cmdutil.Plural(len(p.changes), "call", "calls"), strings.Join(parts, "; "))
+		return fmt.Sprintf(": %d %s re-recorded (%s)", p.n, cmdutil.Plural(p.n, "call", "calls"), strings.Join(parts, "; "))
 	case !f.exists:
 		return " (new)"
-	case f.cards != nil && cards.ParseHeader(f.kind, f.have).Format != cards.GoldenFormat:
-		return fmt.Sprintf(" (golden format %d → %d)", cards.ParseHeader(f.kind, f.have).Format, cards.GoldenFormat)
+	case f.kind != kindLog && cards.ParseHeader(f.kind, f.head).Format != cards.GoldenFormat:
+		return fmt.Sprintf(" (golden format %d → %d)", cards.ParseHeader(f.kind, f.head).Format, cards.GoldenFormat)
 	}
 	return ""
 }
