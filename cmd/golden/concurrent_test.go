@@ -76,35 +76,68 @@ func TestConcurrentDecisions(t *testing.T) {
 	}
 }
 
-// TestUpdateRefusesAChangedLog: a line appended to a log while update
-// re-records it is never lost: the log is refused (exit 3, said why),
-// nothing is written for it, and the summary does not count it.
+// TestUpdateRefusesAChangedLog: a log changed while update re-records it
+// (a line appended, or bytes rewritten in place keeping its size and
+// modification time, which only the hash of what was read tells) is never
+// overwritten: the log is refused (exit 3, said why), nothing is written
+// for it, and the summary does not count it.
 func TestUpdateRefusesAChangedLog(t *testing.T) {
-	for _, flag := range []string{"--no-review", "--review"} {
-		dir := copyTree(t, goldenData("drift"))
-		log := filepath.Join(dir, "session.jsonl")
-		extra := []byte(`{"type":"turn/end","seq":999,"time":0,"data":{"turn":99,"reason":{"kind":"completed"}}}` + "\n")
-		afterPlan = func(p string) {
+	extra := []byte(`{"type":"turn/end","seq":999,"time":0,"data":{"turn":99,"reason":{"kind":"completed"}}}` + "\n")
+	changes := []struct {
+		name   string
+		change func(t *testing.T, p string)
+	}{
+		{"appended", func(t *testing.T, p string) {
 			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			f.Write(extra)
 			f.Close()
-		}
-		out, errs, code := goldenCLI(t, "golden", "update", flag, log)
-		afterPlan = nil
-		if code != cmdutil.ExitCannot || !strings.Contains(errs, "changed while it was being re-recorded") {
-			t.Errorf("%s: exit %d, stderr %q", flag, code, errs)
-		}
-		if !strings.Contains(out, "0 updated") && flag == "--no-review" {
-			t.Errorf("%s: the summary counts a log not written:\n%s", flag, out)
-		}
-		if !bytes.HasSuffix(readOrEmpty(log), extra) {
-			t.Errorf("%s: the appended line is lost", flag)
-		}
-		if flag == "--no-review" && (fileExists(filepath.Join(dir, "session.cards.txt")) || fileExists(filepath.Join(dir, "session.cards.ndjson"))) {
-			t.Errorf("%s: card goldens written for a log that was not", flag)
+		}},
+		{"same size and time", func(t *testing.T, p string) {
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := readOrEmpty(p)
+			i := bytes.Index(b, []byte(`"seq":`))
+			if i < 0 {
+				t.Fatal("no seq in the log")
+			}
+			b[i+1] = 'S' // "Seq": same length
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, ch := range changes {
+		for _, flag := range []string{"--no-review", "--review"} {
+			what := ch.name + " " + flag
+			dir := copyTree(t, goldenData("drift"))
+			log := filepath.Join(dir, "session.jsonl")
+			var changed []byte
+			afterPlan = func(p string) {
+				ch.change(t, p)
+				changed = readOrEmpty(p)
+			}
+			out, errs, code := goldenCLI(t, "golden", "update", flag, log)
+			afterPlan = nil
+			if code != cmdutil.ExitCannot || !strings.Contains(errs, "changed while it was being re-recorded") {
+				t.Errorf("%s: exit %d, stderr %q", what, code, errs)
+			}
+			if !strings.Contains(out, "0 updated") && flag == "--no-review" {
+				t.Errorf("%s: the summary counts a log not written:\n%s", what, out)
+			}
+			if !bytes.Equal(readOrEmpty(log), changed) {
+				t.Errorf("%s: the change to the log is lost", what)
+			}
+			if flag == "--no-review" && (fileExists(filepath.Join(dir, "session.cards.txt")) || fileExists(filepath.Join(dir, "session.cards.ndjson"))) {
+				t.Errorf("%s: card goldens written for a log that was not", what)
+			}
 		}
 	}
 }

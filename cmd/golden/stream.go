@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -124,10 +125,11 @@ type editSpool struct {
 	buf []byte
 }
 
+// spoolRef places one spooled edit: 16 bytes a re-recorded call.
 type spoolRef struct {
-	line int
 	off  int64
-	n    int
+	line uint32
+	n    uint32
 }
 
 func newEditSpool() (*editSpool, error) {
@@ -149,10 +151,13 @@ func (s *editSpool) add(e logformat.Edit) error {
 		ms = append(ms, jsonv.M("meta", e.Meta))
 	}
 	text := jsonv.Stringify(jsonv.Obj(ms...))
+	if e.Line < 0 || int64(e.Line) > math.MaxUint32 || int64(len(text)) > math.MaxUint32 {
+		return fmt.Errorf("line %d: a re-recorded call too large to spool", e.Line)
+	}
 	if _, err := s.w.WriteString(text); err != nil {
 		return err
 	}
-	s.idx = append(s.idx, spoolRef{line: e.Line, off: s.off, n: len(text)})
+	s.idx = append(s.idx, spoolRef{line: uint32(e.Line), off: s.off, n: uint32(len(text))})
 	s.off += int64(len(text))
 	return nil
 }
@@ -170,7 +175,7 @@ func (s *editSpool) edits() (func() (logformat.Edit, bool, error), error) {
 		}
 		r := s.idx[i]
 		i++
-		s.buf = slices.Grow(s.buf[:0], r.n)[:r.n]
+		s.buf = slices.Grow(s.buf[:0], int(r.n))[:r.n]
 		if _, err := s.f.ReadAt(s.buf, r.off); err != nil {
 			return logformat.Edit{}, false, fmt.Errorf("reading back the re-recorded fields: %w", err)
 		}
@@ -178,7 +183,7 @@ func (s *editSpool) edits() (func() (logformat.Edit, bool, error), error) {
 		if err != nil {
 			return logformat.Edit{}, false, fmt.Errorf("reading back the re-recorded fields: %w", err)
 		}
-		return logformat.Edit{Line: r.line, CallID: v.Get("id").Str(), SubCall: v.Get("sub").Bool(),
+		return logformat.Edit{Line: int(r.line), CallID: v.Get("id").Str(), SubCall: v.Get("sub").Bool(),
 			SetMeta: v.Get("setMeta").Bool(), Content: v.Get("content"), Meta: v.Get("meta")}, true, nil
 	}, nil
 }
