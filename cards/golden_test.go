@@ -2,16 +2,19 @@ package cards
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/muesli/termenv"
 
 	"github.com/dsh-replay/dsh-replay/internal/goldenfile"
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/projector"
 )
 
 // loadEntries reads testdata/entries.jsonl: hand-written calls with explicit
@@ -156,3 +159,69 @@ func checkRows(t *testing.T, out string, width int) {
 }
 
 var colourStyles = NewStyles(termenv.ANSI)
+
+// TestWriteBodyIsGoldens: WriteBody streams the bodies Goldens returns,
+// for each golden log of the repository (plain and chained zstd), read a
+// byte at a time.
+func TestWriteBodyIsGoldens(t *testing.T) {
+	logs, _ := filepath.Glob(filepath.Join("..", "testdata", "golden", "*", "*.jsonl*"))
+	n := 0
+	for _, l := range logs {
+		if strings.HasSuffix(l, ".values.jsonl") {
+			continue
+		}
+		n++
+		t.Run(l, func(t *testing.T) { checkWriteBody(t, l) })
+	}
+	if n == 0 {
+		t.Fatal("no golden log found")
+	}
+}
+
+func checkWriteBody(t *testing.T, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := projector.NewRegistry(projector.Config{}) // no ports: generic cards
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, js, err := Goldens(reg, path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []*Golden{text, js} {
+		var b bytes.Buffer
+		if err := WriteBody(reg, filepath.Base(path), iotest.OneByteReader(bytes.NewReader(data)), want.Kind, &b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), want.Body) {
+			t.Errorf("%s: WriteBody\n%s\nGoldens\n%s", want.Kind, b.Bytes(), want.Body)
+		}
+		if len(want.Body) == 0 {
+			t.Errorf("%s: empty body", want.Kind)
+		}
+	}
+}
+
+// TestLFWriter: the streamed lfOnly, whatever the writes' boundaries.
+func TestLFWriter(t *testing.T) {
+	for _, in := range []string{"", "plain", "a\rb", "\r\r\n", "end\r", "\rstart", "日本\r語"} {
+		want := string(lfOnly([]byte(in)))
+		for _, size := range []int{1, 2, 3, 64} {
+			var b bytes.Buffer
+			w := lfWriter{&b}
+			for rest := in; len(rest) > 0; {
+				k := min(size, len(rest))
+				if n, err := w.Write([]byte(rest[:k])); n != k || err != nil {
+					t.Fatalf("%q: Write = %d, %v", in, n, err)
+				}
+				rest = rest[k:]
+			}
+			if b.String() != want {
+				t.Errorf("%q in writes of %d: %q, want %q", in, size, b.String(), want)
+			}
+		}
+	}
+}
