@@ -86,7 +86,7 @@ func TestRejectedArguments(t *testing.T) {
 			if got := classes(rs); got != tc.want {
 				t.Errorf("findings = %q, want %q", got, tc.want)
 				for _, f := range rs[0].Findings {
-					t.Logf("%s: %s\n%s", f.Headline(), f.Message, strings.Join(f.Diff, "\n"))
+					t.Logf("%s: %s\n%s", f.Headline(), f.Message, strings.Join(f.DiffLines(), "\n"))
 				}
 			}
 			if rs[0].Status != tc.status {
@@ -113,8 +113,8 @@ func TestRejectedMessageDiff(t *testing.T) {
 	e := NewEngine(testRegistry(t, strictTool("t")), Options{})
 	rs := e.VerifyCall(errCall("t", `{}`, `Error: invalid arguments: missing required property "Q"`, "INVALID_ARGS"))
 	f := rs[0].Findings[0]
-	if !strings.Contains(strings.Join(f.Diff, "\n"), `+ Error: invalid arguments: missing required property "q"`) {
-		t.Errorf("diff %q", f.Diff)
+	if !strings.Contains(strings.Join(f.DiffLines(), "\n"), `+ Error: invalid arguments: missing required property "q"`) {
+		t.Errorf("diff %q", f.DiffLines())
 	}
 }
 

@@ -258,17 +258,20 @@ func (v *callRun) projectors() {
 	case p.MetaErr != nil:
 		v.add(failed(MetaFailed, "presentationMeta", p.MetaErr))
 	case c.Meta.IsUndefined():
-		v.add(Finding{Class: MetaMissing, Sev: Failure, Projector: "presentationMeta",
-			Message: "presentationMeta produced " + kindName(meta) + " but the log recorded no meta",
-			Diff:    TextDiff("(absent)", indent(meta), DiffLimit)})
+		f := Finding{Class: MetaMissing, Sev: Failure, Projector: "presentationMeta",
+			Message: "presentationMeta produced " + kindName(meta) + " but the log recorded no meta"}
+		f.deferDiff(func() []string { return TextDiff("(absent)", indent(meta), DiffLimit) })
+		v.add(f)
 	case SameText(c.Meta, meta):
 		v.meta = meta
 	default:
 		if !Same(c.Meta, meta) {
 			ptr, _ := FirstDiff(c.Meta, meta)
-			v.add(Finding{Class: MetaMismatch, Sev: Failure, Projector: "presentationMeta", Pointer: ptr,
-				Message: "presentationMeta(args, value) differs from the recorded meta" + at(ptr),
-				Diff:    jsonDiff(c.Meta, meta, ptr)})
+			f := Finding{Class: MetaMismatch, Sev: Failure, Projector: "presentationMeta", Pointer: ptr,
+				Message: "presentationMeta(args, value) differs from the recorded meta" + at(ptr)}
+			rec := c.Meta
+			f.deferDiff(func() []string { return jsonDiff(rec, meta, ptr) })
+			v.add(f)
 		}
 	}
 }
@@ -299,14 +302,17 @@ func (v *callRun) compareContent(content jsonv.Value) {
 		v.content = content
 	case contentSame, contentOwnSpill, contentSpilled:
 	case contentBadSpill:
-		v.add(Finding{Class: ContentMismatch, SubKind: SubSpillPreview, Sev: Failure, Projector: "render",
-			Message: "the recorded spill preview is not the spill transform of render(args, value)",
-			Diff:    spillDiff(rec, content, v.e.opts.SpillCap)})
+		f := Finding{Class: ContentMismatch, SubKind: SubSpillPreview, Sev: Failure, Projector: "render",
+			Message: "the recorded spill preview is not the spill transform of render(args, value)"}
+		spillCap := v.e.opts.SpillCap
+		f.deferDiff(func() []string { return spillDiff(rec, content, spillCap) })
+		v.add(f)
 	default:
 		ptr, _ := FirstDiff(rec, content)
-		v.add(Finding{Class: ContentMismatch, SubKind: contentSubKind(rec, content), Sev: Failure, Projector: "render",
-			Pointer: ptr, Message: "render(args, value) differs from the recorded content" + at(ptr),
-			Diff: jsonDiff(rec, content, ptr)})
+		f := Finding{Class: ContentMismatch, SubKind: contentSubKind(rec, content), Sev: Failure, Projector: "render",
+			Pointer: ptr, Message: "render(args, value) differs from the recorded content" + at(ptr)}
+		f.deferDiff(func() []string { return jsonDiff(rec, content, ptr) })
+		v.add(f)
 	}
 }
 

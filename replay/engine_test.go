@@ -161,7 +161,7 @@ func TestVerifyCall(t *testing.T) {
 			if got := classes(rs); got != tc.want {
 				t.Errorf("findings = %q, want %q", got, tc.want)
 				for _, f := range rs[0].Findings {
-					t.Logf("%s: %s\n%s", f.Headline(), f.Message, strings.Join(f.Diff, "\n"))
+					t.Logf("%s: %s\n%s", f.Headline(), f.Message, strings.Join(f.DiffLines(), "\n"))
 				}
 			}
 			if rs[0].Status != tc.status {

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"sync"
+
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/logformat"
 )
@@ -116,7 +118,50 @@ type Finding struct {
 	// Pointer is the first differing JSON pointer ("" is the whole value).
 	Pointer string
 	// Diff is a line diff with visible whitespace: "- " recorded, "+ " replayed.
+	// The engine's comparisons leave it nil and build it when first asked
+	// for: read it with DiffLines.
 	Diff []string
+	// lazy builds the diff on first use: a large run has many diverging
+	// calls of few causes, a text report prints two of each, and the diff
+	// was most of what a divergence cost.
+	lazy *lazyDiff
+}
+
+type lazyDiff struct {
+	once  sync.Once
+	build func() []string
+	lines []string
+}
+
+// deferDiff gives f a diff that build makes when first asked for.
+func (f *Finding) deferDiff(build func() []string) {
+	f.lazy = &lazyDiff{build: build}
+}
+
+// DiffLines is the finding's diff, built now if it was deferred (once;
+// copies of a finding share it).
+func (f *Finding) DiffLines() []string {
+	if f.lazy == nil {
+		return f.Diff
+	}
+	return f.lazy.get()
+}
+
+func (l *lazyDiff) get() []string {
+	l.once.Do(func() {
+		l.lines = l.build()
+		l.build = nil // let the compared values go
+	})
+	return l.lines
+}
+
+// ResolveDiff builds a deferred diff into Diff, for a consumer that reads
+// the field (or encodes the finding by reflection).
+func (f *Finding) ResolveDiff() {
+	if f.lazy != nil {
+		f.Diff = f.DiffLines()
+		f.lazy = nil
+	}
 }
 
 // Signature identifies a cause: findings with equal signatures cluster.

@@ -56,7 +56,7 @@ func FuzzVerifyCall(f *testing.F) {
 		for _, r := range e.VerifyCall(c) {
 			for _, f := range r.Findings {
 				if f.Class == InternalError {
-					t.Fatalf("%s: %s\n%s", c.Name, f.Message, strings.Join(f.Diff, "\n"))
+					t.Fatalf("%s: %s\n%s", c.Name, f.Message, strings.Join(f.DiffLines(), "\n"))
 				}
 				if f.Class == "" || f.Message == "" {
 					t.Fatalf("unclassified finding %+v", f)

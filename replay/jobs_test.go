@@ -101,6 +101,10 @@ var sameValue = cmp.Options{
 		return a.Kind() == b.Kind() && jsonv.Equal(a, b) && jsonv.Stringify(a) == jsonv.Stringify(b)
 	}),
 	cmp.Exporter(func(reflect.Type) bool { return true }),
+	// A deferred diff is compared by what it builds.
+	cmp.Comparer(func(a, b *lazyDiff) bool {
+		return (a == nil) == (b == nil) && (a == nil || cmp.Equal(a.get(), b.get()))
+	}),
 }
 
 // recordSink keeps every event a run delivers, in order.

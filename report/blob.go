@@ -200,11 +200,13 @@ func (s *BlobSink) BeginLog(file string) {
 
 func (s *BlobSink) Call(r *replay.CallResult) {
 	s.count.Calls++
+	resolveDiffs(r.Findings) // encoded by reflection
 	s.put(blobLine{T: "call", Call: &blobCall{CallResult: r, Entry: encodeEntry(cardOf(r))}})
 }
 
 func (s *BlobSink) EndLog(l *replay.LogResult) {
 	s.count.Logs++
+	resolveDiffs(l.Findings)
 	c := *l
 	c.Data = nil
 	if c.Summary != nil {
@@ -316,4 +318,10 @@ func (u *BlobUnit) Replay(s replay.Sink) {
 		s.Call(&u.Calls[i])
 	}
 	s.EndLog(u.Log)
+}
+
+func resolveDiffs(fs []replay.Finding) {
+	for i := range fs {
+		fs[i].ResolveDiff()
+	}
 }

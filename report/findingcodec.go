@@ -20,17 +20,17 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// encodeFinding appends f (and its cluster index) to b; scratch is reused
-// for the fields and returned for the next call.
-func encodeFinding(b, scratch []byte, f *replay.Finding, cluster int) (_, _ []byte) {
+// encodeFinding appends f with diff as its diff (and its cluster index) to
+// b; scratch is reused for the fields and returned for the next call.
+func encodeFinding(b, scratch []byte, f *replay.Finding, diff []string, cluster int) (_, _ []byte) {
 	body := scratch[:0]
 	body = binary.AppendVarint(body, int64(f.Sev))
 	body = binary.AppendVarint(body, int64(f.Line))
 	for _, s := range []string{string(f.Class), f.SubKind, f.File, f.CallID, f.Tool, f.Projector, f.Message, f.Pointer} {
 		body = appendString(body, s)
 	}
-	body = binary.AppendUvarint(body, uint64(len(f.Diff)))
-	for _, d := range f.Diff {
+	body = binary.AppendUvarint(body, uint64(len(diff)))
+	for _, d := range diff {
 		body = appendString(body, d)
 	}
 	b = binary.AppendUvarint(b, uint64(cluster))

@@ -164,8 +164,8 @@ func (s *githubSink) Close(t *Totals) error {
 		if f.CallID != "" {
 			msg = "call " + f.CallID + ": " + msg
 		}
-		if len(f.Diff) > 0 {
-			msg += "\n" + strings.Join(f.Diff, "\n")
+		if diff := f.DiffLines(); len(diff) > 0 {
+			msg += "\n" + strings.Join(diff, "\n")
 		}
 		for _, step := range NextSteps(f, s.o.ShowArgs) {
 			msg += "\n" + step
@@ -209,9 +209,9 @@ func (s *githubSink) detail(f *replay.Finding) string {
 	if f.Message != "" {
 		d.WriteString(mdText(f.Message) + "\n\n")
 	}
-	if len(f.Diff) > 0 {
+	if diff := f.DiffLines(); len(diff) > 0 {
 		d.WriteString("```diff\n")
-		for _, l := range f.Diff {
+		for _, l := range diff {
 			d.WriteString(strings.ReplaceAll(stripANSI(l), "```", "`\u200b``") + "\n")
 		}
 		d.WriteString("```\n\n")

@@ -476,7 +476,7 @@ func (s *htmlSink) newHTMLFinding(f *replay.Finding) htmlFinding {
 	h := htmlFinding{Class: string(f.Class), Headline: f.Headline(), Sev: f.Sev.String(), Projector: f.Projector,
 		Where: location(f), CallID: f.CallID, Pointer: f.Pointer, HasPointer: hasPointer(f), Message: f.Message, Command: findingCommand(f, s.o.ShowArgs),
 		Accept: acceptCommands(f, s.o.ShowArgs)}
-	h.Rows = sideRows(f.Diff)
+	h.Rows = sideRows(f.DiffLines())
 	return h
 }
 

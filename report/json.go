@@ -102,7 +102,7 @@ func (s *jsonSink) findings(fs []replay.Finding) {
 		f := &fs[i]
 		jf := jsonFinding{SchemaVersion: SchemaVersion, Type: "finding", Class: string(f.Class), SubKind: f.SubKind,
 			Severity: f.Sev.String(), Log: f.File, Line: f.Line, CallID: f.CallID, Tool: f.Tool,
-			Projector: f.Projector, Message: f.Message, Diff: f.Diff, Command: findingCommand(f, s.o.ShowArgs),
+			Projector: f.Projector, Message: f.Message, Diff: f.DiffLines(), Command: findingCommand(f, s.o.ShowArgs),
 			Accept: acceptCommands(f, s.o.ShowArgs)}
 		if hasPointer(f) {
 			p := f.Pointer

@@ -159,7 +159,7 @@ func (s *junitSink) testcase(name, class string, nanos int64, file string, line 
 			var body strings.Builder
 			for _, x := range fs {
 				body.WriteString(x.Headline() + " [" + x.Projector + "]: " + x.Message + "\n")
-				for _, d := range x.Diff {
+				for _, d := range x.DiffLines() {
 					body.WriteString(d + "\n")
 				}
 				for _, step := range NextSteps(x, s.o.ShowArgs) {

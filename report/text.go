@@ -101,7 +101,14 @@ func (s *textSink) add(fs []replay.Finding) {
 				c.lastLogFile = f.File
 			}
 		}
-		s.rec, s.body = encodeFinding(s.rec[:0], s.body, f, ci)
+		// From a cause's ClusterMin-th finding on, its findings are shown
+		// as the cluster (its first finding) only: their diffs are never
+		// printed, so never built.
+		var diff []string
+		if c.n < ClusterMin {
+			diff = f.DiffLines()
+		}
+		s.rec, s.body = encodeFinding(s.rec[:0], s.body, f, diff, ci)
 		if _, err := s.spool.Write(s.rec); err != nil && s.err == nil {
 			s.err = err
 		}
@@ -253,7 +260,7 @@ func (s *textSink) Close(t *Totals) error {
 // diff lines) is sanitized for the terminal as show does.
 func (s *textSink) writeFinding(w io.Writer, f *replay.Finding, indent string) {
 	fmt.Fprintf(w, "%s%s %s [%s]: %s\n", indent, sevWord(f.Sev), f.Headline(), f.Projector, cards.Sanitize(f.Message))
-	for _, d := range f.Diff {
+	for _, d := range f.DiffLines() {
 		fmt.Fprintf(w, "%s  %s\n", indent, cards.Sanitize(d))
 	}
 	for _, step := range NextSteps(f, s.o.ShowArgs) {
