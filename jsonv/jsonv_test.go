@@ -60,6 +60,26 @@ func TestStringifyIndent(t *testing.T) {
 	}
 }
 
+// TestAppendStringifyIndent: appending gives StringifyIndent after what
+// the buffer held, for each kind, undefined (nothing) and no indent.
+func TestAppendStringifyIndent(t *testing.T) {
+	for _, tc := range []struct {
+		v      Value
+		indent string
+	}{
+		{MustParse(`{"a":[1,{"b":[]}],"c":{},"2":"x\ny"}`), "  "},
+		{MustParse(`{"a":[1,{"b":[]}]}`), ""},
+		{MustParse(`[1.5e300,-0,null,true]`), "\t"},
+		{Lazy(`{"lazy":[1,2,"three"]}`, true), "  "},
+		{Str("s"), "  "},
+		{Value{}, "  "},
+	} {
+		if got, want := string(AppendStringifyIndent([]byte("before"), tc.v, tc.indent)), "before"+StringifyIndent(tc.v, tc.indent); got != want {
+			t.Errorf("AppendStringifyIndent(%s, %q) = %q, want %q", Stringify(tc.v), tc.indent, got, want)
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	for _, in := range []string{``, `{`, `[1,]`, `{"a" 1}`, `"\x01"`, `01`, `1.`, `tru`, `"\u12"`, `{} x`} {
 		if _, err := ParseString(in); err == nil {

@@ -36,6 +36,18 @@ func StringifyIndent(v Value, indent string) string {
 	return string(b)
 }
 
+// AppendStringifyIndent appends StringifyIndent(v, indent) to b.
+func AppendStringifyIndent(b []byte, v Value, indent string) []byte {
+	v = v.force()
+	if v.kind == Undefined {
+		return b
+	}
+	if indent == "" {
+		return appendJS(b, v, "", "")
+	}
+	return appendJS(b, v, indent, "\n")
+}
+
 // AppendStringify appends JSON.stringify(v) to b.
 func AppendStringify(b []byte, v Value) []byte { return appendJS(b, v, "", "") }
 

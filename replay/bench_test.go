@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
@@ -73,5 +74,40 @@ func BenchmarkVerifyCallSmall(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e.VerifyCall(c)
+	}
+}
+
+// benchDiverging is benchCallLines with a recorded meta that has a member
+// presentationMeta does not give: every run is a meta-mismatch.
+func benchDiverging(b *testing.B, n int) (*Engine, *logformat.Call) {
+	e, c := benchCallLines(b, n)
+	raw, _ := jsonv.RawText(c.Meta)
+	c.Meta = jsonv.Lazy(raw[:len(raw)-1]+`,"extra":"member"}`, true)
+	rs := e.VerifyCall(c)
+	if rs[0].Status != Diverged || len(rs[0].Findings) != 1 || len(rs[0].Findings[0].DiffLines()) == 0 {
+		b.Fatalf("bench call does not diverge with a diff: %+v", rs[0])
+	}
+	return e, c
+}
+
+// BenchmarkVerifyCallDiverging: a diverging call, its finding counted only
+// (as a text report does past a cause's first findings) or with its diff
+// built (as the json report does for every finding).
+func BenchmarkVerifyCallDiverging(b *testing.B) {
+	for _, n := range []int{2, 200} {
+		e, c := benchDiverging(b, n)
+		b.Run(fmt.Sprintf("lines=%d/counted", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				e.VerifyCall(c)
+			}
+		})
+		b.Run(fmt.Sprintf("lines=%d/diffed", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				rs := e.VerifyCall(c)
+				rs[0].Findings[0].DiffLines()
+			}
+		})
 	}
 }

@@ -167,7 +167,29 @@ func jsonDiff(recorded, replayed jsonv.Value, pointer string) []string {
 	if a.IsString() && c.IsString() {
 		return TextDiff(a.Str(), c.Str(), DiffLimit)
 	}
-	return TextDiff(indent(recorded), indent(replayed), DiffLimit)
+	// Both sides into one reused buffer, then one string: growing a fresh
+	// buffer for each side was most of what a diff allocated.
+	buf := stringifyPool.Get().(*[]byte)
+	b := appendIndent((*buf)[:0], recorded)
+	n := len(b)
+	b = appendIndent(b, replayed)
+	both := string(b)
+	if cap(b) <= maxPooled {
+		*buf = b
+	}
+	stringifyPool.Put(buf)
+	return TextDiff(both[:n], both[n:], DiffLimit)
+}
+
+// maxPooled bounds a buffer kept for reuse, so one huge value does not stay.
+const maxPooled = 1 << 20
+
+// appendIndent appends indent(v).
+func appendIndent(b []byte, v jsonv.Value) []byte {
+	if v.IsUndefined() {
+		return append(b, "(absent)"...)
+	}
+	return jsonv.AppendStringifyIndent(b, v, "  ")
 }
 
 func indent(v jsonv.Value) string {

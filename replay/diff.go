@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -18,8 +19,15 @@ import (
 func TextDiff(recorded, replayed string, limit int) []string {
 	// "no newline at end" is only news when the two sides disagree on it.
 	mark := strings.HasSuffix(recorded, "\n") != strings.HasSuffix(replayed, "\n")
-	a, b := splitLines(recorded, mark), splitLines(replayed, mark)
-	// Trim the common prefix and suffix, then diff the middle.
+	var before, a, b, after []string
+	if recorded == "" || replayed == "" {
+		before, after = nil, nil
+		a, b = splitLines(recorded, mark), splitLines(replayed, mark)
+	} else {
+		before, a, b, after = trimCommon(recorded, replayed, mark)
+	}
+	// Trim the common prefix and suffix (of what trimCommon left), then
+	// diff the middle.
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -29,16 +37,24 @@ func TextDiff(recorded, replayed string, limit int) []string {
 		suf++
 	}
 	ops := diffOps(a[pre:len(a)-suf], b[pre:len(b)-suf])
-	var full []diffLine
-	for i := max(0, pre-3); i < pre; i++ {
-		full = append(full, diffLine{' ', a[i]})
+	// Three lines of context each side: the last of those before the
+	// middle, the first of those after it.
+	ctx := append(before, a[:pre]...)
+	ctx = ctx[max(0, len(ctx)-3):]
+	full := make([]diffLine, 0, len(ctx)+len(ops)+3)
+	for _, l := range ctx {
+		full = append(full, diffLine{' ', l})
 	}
 	full = append(full, ops...)
-	for i := len(a) - suf; i < len(a) && i < len(a)-suf+3; i++ {
-		full = append(full, diffLine{' ', a[i]})
+	ctx = append(a[len(a)-suf:len(a):len(a)], after...)
+	for _, l := range ctx[:min(3, len(ctx))] {
+		full = append(full, diffLine{' ', l})
 	}
 	full = collapseContext(full)
-	var out []string
+	out := make([]string, 0, len(full))
+	if limit > 0 {
+		out = make([]string, 0, min(len(full), limit+1))
+	}
 	for i, l := range full {
 		if limit > 0 && len(out) == limit {
 			out = append(out, "… "+strconv.Itoa(len(full)-i)+" more lines")
@@ -49,6 +65,75 @@ func TextDiff(recorded, replayed string, limit int) []string {
 			continue
 		}
 		out = append(out, string(l.op)+" "+showLine(l.text))
+	}
+	return out
+}
+
+// trimCommon splits two non-empty texts into lines as splitLines does
+// without splitting what they share at the start and the end, which a
+// large value's diff is mostly: before is up to the last three lines of the
+// common start, a and b the lines of each side between, after up to the
+// first three lines of the common end. The lines left out are equal, so
+// the diff is the one of the whole texts; a and b may still begin or end
+// with equal lines.
+func trimCommon(recorded, replayed string, mark bool) (before, a, b, after []string) {
+	// Whole lines before the first differing byte are equal lines.
+	p := 0
+	for p < len(recorded) && p < len(replayed) && recorded[p] == replayed[p] {
+		p++
+	}
+	start := strings.LastIndexByte(recorded[:p], '\n') + 1
+	before = lastLines(recorded[:start], 3)
+	rt, pt := recorded[start:], replayed[start:]
+	// Whole lines after a newline both ends share are equal lines too (then
+	// the sides agree on the last newline, and mark is false).
+	q := 0
+	for q < len(rt) && q < len(pt) && rt[len(rt)-1-q] == pt[len(pt)-1-q] {
+		q++
+	}
+	rEnd, pEnd := len(rt), len(pt)
+	if j := strings.IndexByte(rt[len(rt)-q:], '\n'); j >= 0 {
+		rEnd = len(rt) - q + j + 1
+		pEnd = len(pt) - (len(rt) - rEnd)
+		after = firstLines(rt[rEnd:], 3)
+	}
+	return before, middleLines(rt[:rEnd], mark), middleLines(pt[:pEnd], mark), after
+}
+
+// middleLines is splitLines of a piece of a text starting at a line:
+// nothing for an empty piece.
+func middleLines(s string, markNoEOL bool) []string {
+	if s == "" {
+		return nil
+	}
+	return splitLines(s, markNoEOL)
+}
+
+// lastLines is the last n lines of s, which ends with a newline (or is
+// empty).
+func lastLines(s string, n int) []string {
+	out := make([]string, 0, n)
+	end := len(s) - 1
+	for len(out) < n && end >= 0 {
+		i := strings.LastIndexByte(s[:end], '\n')
+		out = append(out, s[i+1:end])
+		end = i
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// firstLines is the first n lines of s, the end of a text (its last line
+// may have no newline; both sides then lack it, so it is not marked).
+func firstLines(s string, n int) []string {
+	out := make([]string, 0, n)
+	for len(out) < n && s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i])
+		s = s[i+1:]
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -67,13 +68,17 @@ func FuzzVerifyCall(f *testing.F) {
 }
 
 // FuzzTextDiff: any two texts diff without panicking, within the cap, and
-// equal texts give no changed lines.
+// equal texts give no changed lines; the result is the one of the plain
+// line-by-line trim (textDiffRef).
 func FuzzTextDiff(f *testing.F) {
 	f.Add("a\r\nb\tc  \nd", "a\nb\tc\nd\n")
 	f.Add("", "\n")
 	f.Add("\x1b[31mred\x1b[0m", "\xed\xa0\x80")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		d := TextDiff(a, b, DiffLimit)
+		if want := textDiffRef(a, b, DiffLimit); !slices.Equal(d, want) {
+			t.Fatalf("TextDiff(%q, %q) =\n%q\nbefore:\n%q", a, b, d, want)
+		}
 		if len(d) > DiffLimit+1 {
 			t.Fatalf("%d lines over the cap", len(d))
 		}
