@@ -153,7 +153,7 @@ func collapseContext(ls []diffLine) []diffLine {
 			}
 		}
 	}
-	var out []diffLine
+	out := make([]diffLine, 0, len(ls))
 	skipped := 0
 	for i, l := range ls {
 		if keep[i] {
@@ -214,7 +214,7 @@ func visible(s string) string {
 func diffOps(a, b []string) []diffLine {
 	n, m := len(a), len(b)
 	if n*m > 4_000_000 || n+m > 20000 {
-		var out []diffLine
+		out := make([]diffLine, 0, n+m)
 		for _, s := range a {
 			out = append(out, diffLine{'-', s})
 		}
@@ -235,7 +235,7 @@ func diffOps(a, b []string) []diffLine {
 			}
 		}
 	}
-	var out []diffLine
+	out := make([]diffLine, 0, n+m)
 	i, j := 0, 0
 	for i < n && j < m {
 		switch {
