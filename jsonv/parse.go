@@ -30,7 +30,33 @@ var ErrTooDeep = errors.New("nesting deeper than 10000 levels")
 // whitespace allowed; invalid UTF-8 is decoded to U+FFFD as Node's UTF-8
 // decoder does).
 func Parse(data []byte) (Value, error) {
-	p := parser{data: data, src: string(data)}
+	p := parser{data: data}
+	if len(data) <= bigInput {
+		p.src = string(data)
+	}
+	defer p.release()
+	p.skipWS()
+	v, err := p.value(0)
+	if err != nil {
+		return Value{}, err
+	}
+	p.skipWS()
+	if p.pos != len(p.data) {
+		return Value{}, p.errf("unexpected %s after JSON value", p.describe())
+	}
+	return v, nil
+}
+
+// ParseOwned is Parse of a buffer the caller gives up and never writes
+// again: decoded strings may share its memory instead of being copied.
+func ParseOwned(data []byte) (Value, error) {
+	if len(data) == 0 {
+		return Parse(data)
+	}
+	p := parser{data: data, src: unsafe.String(unsafe.SliceData(data), len(data))}
+	if len(data) > bigInput {
+		p.share = len(data) / 2
+	}
 	defer p.release()
 	p.skipWS()
 	v, err := p.value(0)
@@ -61,7 +87,15 @@ type parser struct {
 	// src holds the same bytes as data (one copy of the input); strings
 	// without escapes and number lexemes are sliced from it instead of being
 	// allocated one by one. Empty when the caller did not provide it.
-	src    string
+	src string
+	// share is the shortest string sliced from src (shorter ones are
+	// copied): in a big input a few small strings must not keep the whole
+	// text alive beside the value decoded from it.
+	share int
+	// big: a string of at least bigString was decoded. Containers built
+	// after it (its ancestors among them) get their own memory, not a piece
+	// of a pooled slab, which later parses keep alive whole.
+	big    bool
 	pos    int
 	buf    []byte
 	strict bool // invalid UTF-8 in a string is an error (the log reader's mode)
@@ -115,8 +149,19 @@ const (
 	slabPiece  = 16       // containers up to this size are carved from a slab
 )
 
-func (p *parser) newMembers(n int) []Member { return carveSlab(&p.sc.mslab, n) }
-func (p *parser) newValues(n int) []Value   { return carveSlab(&p.sc.vslab, n) }
+func (p *parser) newMembers(n int) []Member {
+	if p.big {
+		return make([]Member, n)
+	}
+	return carveSlab(&p.sc.mslab, n)
+}
+
+func (p *parser) newValues(n int) []Value {
+	if p.big {
+		return make([]Value, n)
+	}
+	return carveSlab(&p.sc.vslab, n)
+}
 
 // carveSlab takes n elements from the front of *slab (a fresh slab when it
 // has too few); large containers get their own allocation.
@@ -131,6 +176,16 @@ func carveSlab[T any](slab *[]T, n int) []T {
 	*slab = (*slab)[n:]
 	return out
 }
+
+// bigInput is the size from which an input is not shared whole by the
+// strings decoded from it: Parse makes no copy of it, and decodeNow slices
+// only a string of at least half of it (a spilled output), copying the rest.
+const bigInput = 1 << 20
+
+// bigString is the decoded length from which a string with escapes gets an
+// allocation of its own, sized from its source length (an upper bound of the
+// decoded one), instead of doubling the pooled buffer and copying it out.
+const bigString = 64 << 10
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
@@ -164,7 +219,10 @@ func (p *parser) release() {
 // sub returns data[i:j] as a string, sharing src when there is one (else a
 // copy, short ones carved from the string slab).
 func (p *parser) sub(i, j int) string {
-	if len(p.src) == len(p.data) {
+	if j-i > bigString {
+		p.big = true
+	}
+	if len(p.src) == len(p.data) && j-i >= p.share {
 		return p.src[i:j]
 	}
 	if p.sc == nil {
@@ -435,7 +493,7 @@ func (p *parser) string() (string, error) {
 		}
 	}
 	lit := start // start of the run not yet copied to buf
-	escaped, hi := false, false
+	escaped, hi, owned := false, false, false
 	var buf []byte
 	for j := start; j < len(d); {
 		base := j
@@ -452,6 +510,9 @@ func (p *parser) string() (string, error) {
 						p.borrow()
 					}
 					buf = p.buf[:0]
+				}
+				if !owned && len(buf)+q-lit > bigString {
+					buf, owned = p.ownBuffer(buf, q, lit)
 				}
 				buf = append(buf, d[lit:q]...)
 				if q+1 >= len(d) {
@@ -504,6 +565,9 @@ func (p *parser) string() (string, error) {
 				if hi && !utf8.Valid(buf) {
 					return string(fixWTF8(buf)), nil
 				}
+				if owned {
+					return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
+				}
 				p.buf = buf
 				return p.sc.carve(buf), nil
 			case c < 0x20:
@@ -523,6 +587,21 @@ func (p *parser) string() (string, error) {
 		j = next
 	}
 	return p.slowFrom(open)
+}
+
+// ownBuffer moves a long string's decoding at escape q (the source run
+// from lit not yet copied) to a buffer of its own that holds the rest
+// without growing: what remains decodes to at most its source length.
+// Unterminated strings keep the pooled buffer (they fail later).
+func (p *parser) ownBuffer(buf []byte, q, lit int) ([]byte, bool) {
+	end, _, err := scanString(p.data, q-1, false)
+	if err != nil {
+		return buf, false
+	}
+	nb := make([]byte, len(buf), len(buf)+end-lit)
+	copy(nb, buf)
+	p.big = true
+	return nb, true
 }
 
 // slowFrom restarts the string at open with stringSlow.
@@ -569,6 +648,7 @@ func (p *parser) stringSlow() (string, error) {
 	if end, _, err := scanString(d, start-1, false); err == nil {
 		buf = make([]byte, 0, end-start)
 		owned = true
+		p.big = p.big || end-start > bigString
 	} else {
 		buf = p.buf[:0]
 	}

@@ -101,6 +101,13 @@ func textOf(content jsonv.Value) (string, bool) {
 	if !content.IsArray() {
 		return "", false
 	}
+	if content.Len() == 1 { // the usual shape: its text, not a copy of it
+		blk := content.At(0)
+		if blk.Get("type").Str() != "text" || !blk.Get("text").IsString() {
+			return "", false
+		}
+		return blk.Get("text").Str(), true
+	}
 	var b strings.Builder
 	for _, blk := range content.Elems() {
 		if blk.Get("type").Str() != "text" || !blk.Get("text").IsString() {
@@ -188,12 +195,54 @@ func SameText(recorded, replayed jsonv.Value) bool {
 // fastSame compares raw JSON text with JSON.stringify(v) without building the
 // whole string when the lengths already differ.
 func fastSame(raw string, v jsonv.Value) bool {
+	if longer(v, len(raw)) {
+		return false
+	}
 	buf := stringifyPool.Get().(*[]byte)
 	b := jsonv.AppendStringify((*buf)[:0], v)
 	same := string(b) == raw
-	*buf = b
-	stringifyPool.Put(buf)
+	if cap(b) <= 1<<20 { // a buffer grown for a huge value is not kept
+		*buf = b
+		stringifyPool.Put(buf)
+	}
 	return same
+}
+
+// longer reports that JSON.stringify(v) is longer than n bytes, looking at
+// the lengths of its strings only (each is at least its length plus two
+// quotes): a preview recorded in place of a huge output is told apart
+// without stringifying the output.
+func longer(v jsonv.Value, n int) bool {
+	_, over := textBound(v, n)
+	return over
+}
+
+// textBound counts down n by a lower bound of v's stringified length;
+// over when it goes below zero.
+func textBound(v jsonv.Value, n int) (int, bool) {
+	switch v.Kind() {
+	case jsonv.String:
+		n -= len(v.Str()) + 2
+	case jsonv.Array:
+		for _, e := range v.Elems() {
+			var over bool
+			if n, over = textBound(e, n); over {
+				return n, true
+			}
+		}
+	case jsonv.Object:
+		for _, m := range v.Members() {
+			if m.Value.IsUndefined() { // not written
+				continue
+			}
+			n -= len(m.Key) + 3
+			var over bool
+			if n, over = textBound(m.Value, n); over {
+				return n, true
+			}
+		}
+	}
+	return n, n < 0
 }
 
 var stringifyPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
