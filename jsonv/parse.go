@@ -53,7 +53,7 @@ func ParseOwned(data []byte) (Value, error) {
 	if len(data) == 0 {
 		return Parse(data)
 	}
-	p := parser{data: data, src: unsafe.String(unsafe.SliceData(data), len(data))}
+	p := parser{data: data, src: unsafe.String(unsafe.SliceData(data), len(data)), writable: true}
 	if len(data) > bigInput {
 		p.share = len(data) / 2
 	}
@@ -95,10 +95,13 @@ type parser struct {
 	// big: a string of at least bigString was decoded. Containers built
 	// after it (its ancestors among them) get their own memory, not a piece
 	// of a pooled slab, which later parses keep alive whole.
-	big    bool
-	pos    int
-	buf    []byte
-	strict bool // invalid UTF-8 in a string is an error (the log reader's mode)
+	big bool
+	// writable: the input is the parser's (ParseOwned), so a string that is
+	// most of it may be decoded in place.
+	writable bool
+	pos      int
+	buf      []byte
+	strict   bool // invalid UTF-8 in a string is an error (the log reader's mode)
 	// Scratch stacks: containers are built here and copied out at their exact
 	// size, so parsing allocates once per container.
 	vstack []Value
@@ -493,7 +496,7 @@ func (p *parser) string() (string, error) {
 		}
 	}
 	lit := start // start of the run not yet copied to buf
-	escaped, hi, owned := false, false, false
+	escaped, hi, owned, inPlace := false, false, false, false
 	var buf []byte
 	for j := start; j < len(d); {
 		base := j
@@ -512,7 +515,7 @@ func (p *parser) string() (string, error) {
 					buf = p.buf[:0]
 				}
 				if !owned && len(buf)+q-lit > bigString {
-					buf, owned = p.ownBuffer(buf, q, lit)
+					buf, owned, inPlace = p.ownBuffer(buf, open, q, lit)
 				}
 				buf = append(buf, d[lit:q]...)
 				if q+1 >= len(d) {
@@ -554,7 +557,7 @@ func (p *parser) string() (string, error) {
 				}
 				lit = e
 			case c == '"':
-				if hi && !utf8.Valid(d[start:q]) { // invalid source bytes: error or U+FFFD
+				if hi && !inPlace && !utf8.Valid(d[start:q]) { // invalid source bytes: error or U+FFFD
 					return p.slowFrom(open)
 				}
 				p.pos = q + 1
@@ -589,19 +592,30 @@ func (p *parser) string() (string, error) {
 	return p.slowFrom(open)
 }
 
-// ownBuffer moves a long string's decoding at escape q (the source run
-// from lit not yet copied) to a buffer of its own that holds the rest
-// without growing: what remains decodes to at most its source length.
-// Unterminated strings keep the pooled buffer (they fail later).
-func (p *parser) ownBuffer(buf []byte, q, lit int) ([]byte, bool) {
-	end, _, err := scanString(p.data, q-1, false)
+// ownBuffer moves the decoding of a long string opened at open, now at
+// escape q (the source run from lit not yet copied), to a buffer of its own
+// that holds the rest without growing: what remains decodes to at most its
+// source length. A string that is most of a writable input (a spilled
+// output in a sidecar entry) is decoded in place, over its own source
+// (the write position never passes the read position): the input's memory
+// becomes the value's, once, where a copy would hold both at the same time.
+// Strings that will fail or need repair keep the pooled buffer (they
+// restart from their source).
+func (p *parser) ownBuffer(buf []byte, open, q, lit int) (nb []byte, owned, inPlace bool) {
+	d := p.data
+	end, _, err := scanString(d, q-1, false)
 	if err != nil {
-		return buf, false
+		return buf, false, false
 	}
-	nb := make([]byte, len(buf), len(buf)+end-lit)
-	copy(nb, buf)
 	p.big = true
-	return nb, true
+	start, close := open+1, end-1
+	if p.writable && close-open > len(d)/2 && utf8.Valid(d[start:close]) {
+		nb = append(d[start:start:close], buf...)
+		return nb, true, true
+	}
+	nb = make([]byte, len(buf), len(buf)+end-lit)
+	copy(nb, buf)
+	return nb, true, false
 }
 
 // slowFrom restarts the string at open with stringSlow.
