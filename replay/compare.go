@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 )
@@ -158,10 +159,46 @@ func contentSubKind(recorded, replayed jsonv.Value) string {
 		return SubCRLFOnly
 	case try(func(s string) string { return strings.TrimRight(s, "\r\n") }):
 		return SubTrailingNewline
-	case try(func(s string) string { return strings.Join(strings.FieldsFunc(s, jsonv.IsJSSpace), "") }):
-		return SubWhitespaceOnly
 	}
-	return ""
+	for i := range rt {
+		if !sameIgnoringSpace(rt[i], pt[i]) {
+			return ""
+		}
+	}
+	return SubWhitespaceOnly
+}
+
+// sameIgnoringSpace reports that a and b are equal once every JavaScript
+// white space rune is removed from both (what joining their
+// strings.FieldsFunc fields compares), without building either: the texts
+// may be tens of MB and hold millions of words.
+func sameIgnoringSpace(a, b string) bool {
+	var ca, cb string // the rest of the current non-space rune of each
+	for {
+		ca, a = nextSolid(ca, a)
+		cb, b = nextSolid(cb, b)
+		if ca == "" || cb == "" {
+			return ca == "" && cb == ""
+		}
+		n := min(len(ca), len(cb))
+		if ca[:n] != cb[:n] {
+			return false
+		}
+		ca, cb = ca[n:], cb[n:]
+	}
+}
+
+// nextSolid returns cur when it is not empty, else the next rune of s that
+// is not white space (as bytes) and what follows it.
+func nextSolid(cur, s string) (string, string) {
+	for cur == "" && s != "" {
+		r, w := utf8.DecodeRuneInString(s)
+		if !jsonv.IsJSSpace(r) {
+			cur = s[:w]
+		}
+		s = s[w:]
+	}
+	return cur, s
 }
 
 // DiffLimit caps the lines of one reported diff.

@@ -129,7 +129,7 @@ func visible(s string) string {
 func diffOps(a, b []string) []diffLine {
 	n, m := len(a), len(b)
 	if n*m > 4_000_000 || n+m > 20000 {
-		var out []diffLine
+		out := make([]diffLine, 0, n+m)
 		for _, s := range a {
 			out = append(out, diffLine{'-', s})
 		}

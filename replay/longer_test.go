@@ -45,3 +45,19 @@ func TestSameTextHugeReplay(t *testing.T) {
 		t.Errorf("SameText allocated %d bytes", got)
 	}
 }
+
+// TestSameIgnoringSpace agrees with joining the strings.FieldsFunc fields.
+func TestSameIgnoringSpace(t *testing.T) {
+	join := func(s string) string { return strings.Join(strings.FieldsFunc(s, jsonv.IsJSSpace), "") }
+	texts := []string{
+		"", " ", "a", "a b", "ab", " ab ", "a\tb\n", "a\u2028b", "a\u00a0b", "a\ufeffb", "ab\r\n",
+		"\xe2\x80 \xa8", "\xe2\x80\xa8", "\xed\xa0\x80x", "\xed\xa0 \x80x", "é", "e\u0301", "a b c", "abc ",
+	}
+	for _, a := range texts {
+		for _, b := range texts {
+			if got, want := sameIgnoringSpace(a, b), join(a) == join(b); got != want {
+				t.Errorf("sameIgnoringSpace(%q, %q) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
