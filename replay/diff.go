@@ -28,27 +28,53 @@ func TextDiff(recorded, replayed string, limit int) []string {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	ops := diffOps(a[pre:len(a)-suf], b[pre:len(b)-suf])
-	var full []diffLine
-	for i := max(0, pre-3); i < pre; i++ {
-		full = append(full, diffLine{' ', a[i]})
+	// The lines are addressed, not gathered: a huge text's diff (all of one
+	// side removed, all of the other added) is counted, not built, past the
+	// limit.
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	var ops []diffLine
+	whole := !diffable(len(ma), len(mb))
+	if !whole {
+		ops = diffOps(ma, mb)
 	}
-	full = append(full, ops...)
-	for i := len(a) - suf; i < len(a) && i < len(a)-suf+3; i++ {
-		full = append(full, diffLine{' ', a[i]})
+	before := pre - max(0, pre-3)
+	after := min(suf, 3)
+	nops := len(ops)
+	if whole {
+		nops = len(ma) + len(mb)
 	}
-	full = collapseContext(full)
-	var out []string
-	for i, l := range full {
-		if limit > 0 && len(out) == limit {
-			out = append(out, "… "+strconv.Itoa(len(full)-i)+" more lines")
-			break
+	at := func(i int) diffLine {
+		switch {
+		case i < before:
+			return diffLine{' ', a[pre-before+i]}
+		case i < before+nops:
+			i -= before
+			if !whole {
+				return ops[i]
+			}
+			if i < len(ma) {
+				return diffLine{'-', ma[i]}
+			}
+			return diffLine{'+', mb[i-len(ma)]}
 		}
+		return diffLine{' ', a[len(a)-suf+i-before-nops]}
+	}
+	var out []string
+	total, shown := 0, 0
+	collapseContext(before+nops+after, at, func(l diffLine) {
+		total++
+		if limit > 0 && shown == limit {
+			return
+		}
+		shown++
 		if l.op == '~' {
 			out = append(out, l.text)
-			continue
+			return
 		}
 		out = append(out, string(l.op)+" "+showLine(l.text))
+	})
+	if limit > 0 && total > shown {
+		out = append(out, "… "+strconv.Itoa(total-shown)+" more lines")
 	}
 	return out
 }
@@ -59,29 +85,27 @@ type diffLine struct {
 }
 
 // collapseContext keeps three lines of context around changes.
-func collapseContext(ls []diffLine) []diffLine {
-	keep := make([]bool, len(ls))
-	for i, l := range ls {
-		if l.op != ' ' {
-			for j := max(0, i-3); j <= min(len(ls)-1, i+3); j++ {
-				keep[j] = true
+func collapseContext(n int, at func(int) diffLine, emit func(diffLine)) {
+	changed := func(i int) bool {
+		for j := max(0, i-3); j <= min(n-1, i+3); j++ {
+			if at(j).op != ' ' {
+				return true
 			}
 		}
+		return false
 	}
-	var out []diffLine
 	skipped := 0
-	for i, l := range ls {
-		if keep[i] {
+	for i := 0; i < n; i++ {
+		if changed(i) {
 			if skipped > 0 {
-				out = append(out, diffLine{'~', "⋯ " + strconv.Itoa(skipped) + " unchanged lines"})
+				emit(diffLine{'~', "⋯ " + strconv.Itoa(skipped) + " unchanged lines"})
 				skipped = 0
 			}
-			out = append(out, l)
+			emit(at(i))
 		} else {
 			skipped++
 		}
 	}
-	return out
 }
 
 // MaxLineWidth caps one diff line (in runes) so a huge line stays readable.
@@ -124,20 +148,14 @@ func visible(s string) string {
 	return termquote.Sanitize(body) + strings.Repeat("·", trail)
 }
 
-// diffOps is a minimal line edit script (longest common subsequence); very
+// diffable: the LCS table of n by m lines is small enough to build; very
 // large inputs fall back to "all removed, all added" to stay bounded.
+func diffable(n, m int) bool { return n*m <= 4_000_000 && n+m <= 20000 }
+
+// diffOps is a minimal line edit script (longest common subsequence) of a
+// and b, which must be diffable.
 func diffOps(a, b []string) []diffLine {
 	n, m := len(a), len(b)
-	if n*m > 4_000_000 || n+m > 20000 {
-		out := make([]diffLine, 0, n+m)
-		for _, s := range a {
-			out = append(out, diffLine{'-', s})
-		}
-		for _, s := range b {
-			out = append(out, diffLine{'+', s})
-		}
-		return out
-	}
 	// LCS table, small enough by the guard above.
 	w := m + 1
 	dp := make([]int32, (n+1)*w)
