@@ -500,6 +500,11 @@ func (p *parser) string() (string, error) {
 	var buf []byte
 	for j := start; j < len(d); {
 		base := j
+		// Checked a block at a time, not at every escape: a block never
+		// starts inside an escape or a non-ASCII run.
+		if escaped && !owned && len(buf)+base-lit > bigString {
+			buf, owned, inPlace = p.ownBuffer(buf, open, base, lit)
+		}
 		next := base + blockSize
 		m := readBitsAt(d, base)
 		for m != 0 {
@@ -513,9 +518,6 @@ func (p *parser) string() (string, error) {
 						p.borrow()
 					}
 					buf = p.buf[:0]
-				}
-				if !owned && len(buf)+q-lit > bigString {
-					buf, owned, inPlace = p.ownBuffer(buf, open, q, lit)
 				}
 				buf = append(buf, d[lit:q]...)
 				if q+1 >= len(d) {
@@ -593,7 +595,7 @@ func (p *parser) string() (string, error) {
 }
 
 // ownBuffer moves the decoding of a long string opened at open, now at
-// escape q (the source run from lit not yet copied), to a buffer of its own
+// q (the source run from lit not yet copied), to a buffer of its own
 // that holds the rest without growing: what remains decodes to at most its
 // source length. A string that is most of a writable input (a spilled
 // output in a sidecar entry) is decoded in place, over its own source
