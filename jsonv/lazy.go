@@ -72,6 +72,9 @@ func Deferred(k Kind, build func() Value) Value {
 
 func decodeNow(raw string, strict bool) Value {
 	p := parser{data: unsafe.Slice(unsafe.StringData(raw), len(raw)), src: raw, strict: strict}
+	if len(raw) > bigInput {
+		p.share = len(raw) / 2
+	}
 	p.skipWS()
 	v, err := p.value(0)
 	p.release()

@@ -30,7 +30,33 @@ var ErrTooDeep = errors.New("nesting deeper than 10000 levels")
 // whitespace allowed; invalid UTF-8 is decoded to U+FFFD as Node's UTF-8
 // decoder does).
 func Parse(data []byte) (Value, error) {
-	p := parser{data: data, src: string(data)}
+	p := parser{data: data}
+	if len(data) <= bigInput {
+		p.src = string(data)
+	}
+	defer p.release()
+	p.skipWS()
+	v, err := p.value(0)
+	if err != nil {
+		return Value{}, err
+	}
+	p.skipWS()
+	if p.pos != len(p.data) {
+		return Value{}, p.errf("unexpected %s after JSON value", p.describe())
+	}
+	return v, nil
+}
+
+// ParseOwned is Parse of a buffer the caller gives up and never writes
+// again: decoded strings may share its memory instead of being copied.
+func ParseOwned(data []byte) (Value, error) {
+	if len(data) == 0 {
+		return Parse(data)
+	}
+	p := parser{data: data, src: unsafe.String(unsafe.SliceData(data), len(data)), writable: true}
+	if len(data) > bigInput {
+		p.share = len(data) / 2
+	}
 	defer p.release()
 	p.skipWS()
 	v, err := p.value(0)
@@ -61,10 +87,21 @@ type parser struct {
 	// src holds the same bytes as data (one copy of the input); strings
 	// without escapes and number lexemes are sliced from it instead of being
 	// allocated one by one. Empty when the caller did not provide it.
-	src    string
-	pos    int
-	buf    []byte
-	strict bool // invalid UTF-8 in a string is an error (the log reader's mode)
+	src string
+	// share is the shortest string sliced from src (shorter ones are
+	// copied): in a big input a few small strings must not keep the whole
+	// text alive beside the value decoded from it.
+	share int
+	// big: a string of at least bigString was decoded. Containers built
+	// after it (its ancestors among them) get their own memory, not a piece
+	// of a pooled slab, which later parses keep alive whole.
+	big bool
+	// writable: the input is the parser's (ParseOwned), so a string that is
+	// most of it may be decoded in place.
+	writable bool
+	pos      int
+	buf      []byte
+	strict   bool // invalid UTF-8 in a string is an error (the log reader's mode)
 	// Scratch stacks: containers are built here and copied out at their exact
 	// size, so parsing allocates once per container.
 	vstack []Value
@@ -115,8 +152,19 @@ const (
 	slabPiece  = 16       // containers up to this size are carved from a slab
 )
 
-func (p *parser) newMembers(n int) []Member { return carveSlab(&p.sc.mslab, n) }
-func (p *parser) newValues(n int) []Value   { return carveSlab(&p.sc.vslab, n) }
+func (p *parser) newMembers(n int) []Member {
+	if p.big {
+		return make([]Member, n)
+	}
+	return carveSlab(&p.sc.mslab, n)
+}
+
+func (p *parser) newValues(n int) []Value {
+	if p.big {
+		return make([]Value, n)
+	}
+	return carveSlab(&p.sc.vslab, n)
+}
 
 // carveSlab takes n elements from the front of *slab (a fresh slab when it
 // has too few); large containers get their own allocation.
@@ -131,6 +179,16 @@ func carveSlab[T any](slab *[]T, n int) []T {
 	*slab = (*slab)[n:]
 	return out
 }
+
+// bigInput is the size from which an input is not shared whole by the
+// strings decoded from it: Parse makes no copy of it, and decodeNow slices
+// only a string of at least half of it (a spilled output), copying the rest.
+const bigInput = 1 << 20
+
+// bigString is the decoded length from which a string with escapes gets an
+// allocation of its own, sized from its source length (an upper bound of the
+// decoded one), instead of doubling the pooled buffer and copying it out.
+const bigString = 64 << 10
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
@@ -164,7 +222,10 @@ func (p *parser) release() {
 // sub returns data[i:j] as a string, sharing src when there is one (else a
 // copy, short ones carved from the string slab).
 func (p *parser) sub(i, j int) string {
-	if len(p.src) == len(p.data) {
+	if j-i > bigString {
+		p.big = true
+	}
+	if len(p.src) == len(p.data) && j-i >= p.share {
 		return p.src[i:j]
 	}
 	if p.sc == nil {
@@ -435,10 +496,15 @@ func (p *parser) string() (string, error) {
 		}
 	}
 	lit := start // start of the run not yet copied to buf
-	escaped, hi := false, false
+	escaped, hi, owned, inPlace := false, false, false, false
 	var buf []byte
 	for j := start; j < len(d); {
 		base := j
+		// Checked a block at a time, not at every escape: a block never
+		// starts inside an escape or a non-ASCII run.
+		if escaped && !owned && len(buf)+base-lit > bigString {
+			buf, owned, inPlace = p.ownBuffer(buf, open, base, lit)
+		}
 		next := base + blockSize
 		m := readBitsAt(d, base)
 		for m != 0 {
@@ -493,7 +559,7 @@ func (p *parser) string() (string, error) {
 				}
 				lit = e
 			case c == '"':
-				if hi && !utf8.Valid(d[start:q]) { // invalid source bytes: error or U+FFFD
+				if hi && !inPlace && !utf8.Valid(d[start:q]) { // invalid source bytes: error or U+FFFD
 					return p.slowFrom(open)
 				}
 				p.pos = q + 1
@@ -503,6 +569,9 @@ func (p *parser) string() (string, error) {
 				buf = append(buf, d[lit:q]...)
 				if hi && !utf8.Valid(buf) {
 					return string(fixWTF8(buf)), nil
+				}
+				if owned {
+					return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
 				}
 				p.buf = buf
 				return p.sc.carve(buf), nil
@@ -523,6 +592,32 @@ func (p *parser) string() (string, error) {
 		j = next
 	}
 	return p.slowFrom(open)
+}
+
+// ownBuffer moves the decoding of a long string opened at open, now at
+// q (the source run from lit not yet copied), to a buffer of its own
+// that holds the rest without growing: what remains decodes to at most its
+// source length. A string that is most of a writable input (a spilled
+// output in a sidecar entry) is decoded in place, over its own source
+// (the write position never passes the read position): the input's memory
+// becomes the value's, once, where a copy would hold both at the same time.
+// Strings that will fail or need repair keep the pooled buffer (they
+// restart from their source).
+func (p *parser) ownBuffer(buf []byte, open, q, lit int) (nb []byte, owned, inPlace bool) {
+	d := p.data
+	end, _, err := scanString(d, q-1, false)
+	if err != nil {
+		return buf, false, false
+	}
+	p.big = true
+	start, close := open+1, end-1
+	if p.writable && close-open > len(d)/2 && utf8.Valid(d[start:close]) {
+		nb = append(d[start:start:close], buf...)
+		return nb, true, true
+	}
+	nb = make([]byte, len(buf), len(buf)+end-lit)
+	copy(nb, buf)
+	return nb, true, false
 }
 
 // slowFrom restarts the string at open with stringSlow.
@@ -569,6 +664,7 @@ func (p *parser) stringSlow() (string, error) {
 	if end, _, err := scanString(d, start-1, false); err == nil {
 		buf = make([]byte, 0, end-start)
 		owned = true
+		p.big = p.big || end-start > bigString
 	} else {
 		buf = p.buf[:0]
 	}

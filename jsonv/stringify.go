@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Stringify is JSON.stringify(v): JS key order (integer-like keys first),
@@ -19,7 +20,17 @@ func Stringify(v Value) string {
 	}
 	var b []byte
 	b = appendJS(b, v, "", "")
-	return string(b)
+	return ownString(b)
+}
+
+// ownString is string(b) for a buffer nobody else holds: a large one
+// becomes the string as it is (append grew it by a quarter at most, where
+// a copy would hold the text twice at once).
+func ownString(b []byte) string {
+	if len(b) < 1<<16 {
+		return string(b)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // StringifyIndent is JSON.stringify(v, null, indent).
@@ -33,7 +44,7 @@ func StringifyIndent(v Value, indent string) string {
 	}
 	var b []byte
 	b = appendJS(b, v, indent, "\n")
-	return string(b)
+	return ownString(b)
 }
 
 // AppendStringifyIndent appends StringifyIndent(v, indent) to b.

@@ -306,3 +306,49 @@ func (s *lineSource) fillBatch(b *batch, size int) {
 	s.off = baseOff + int64(last+1)
 	s.line = b.firstLine + len(b.lines)
 }
+
+// nextSpan is next for a caller that can read a line again by its offset (a
+// values sidecar): a line longer than hold is measured, not gathered, and
+// comes back as a nil line and its length n, so that the buffer does not
+// grow to hold an entry of tens of MB. A last line without a newline that is
+// that long is returned the same way (Fragment is then empty).
+func (s *lineSource) nextSpan(hold int) (line []byte, n int, end int64, err error) {
+	for {
+		if bytes.IndexByte(s.buf[s.r:s.w], '\n') >= 0 {
+			line, end, err = s.next()
+			return line, len(line), end, err
+		}
+		if s.w-s.r >= hold {
+			return s.skipLine()
+		}
+		if err := s.fill(); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+}
+
+// skipLine consumes the current line without keeping it.
+func (s *lineSource) skipLine() (line []byte, n int, end int64, err error) {
+	for {
+		if i := bytes.IndexByte(s.buf[s.r:s.w], '\n'); i >= 0 {
+			if n += i; n > s.maxLine {
+				return nil, 0, 0, s.failf(s.line, "record longer than %d bytes (the reader's limit)", s.maxLine)
+			}
+			s.r += i + 1
+			s.off += int64(n + 1)
+			s.line++
+			return nil, n, s.off, nil
+		}
+		if n += s.w - s.r; n > s.maxLine {
+			return nil, 0, 0, s.failf(s.line, "record longer than %d bytes (the reader's limit)", s.maxLine)
+		}
+		s.r = s.w
+		if err := s.fill(); err != nil {
+			if err == io.EOF {
+				s.off += int64(n)
+				return nil, n, s.off, nil
+			}
+			return nil, 0, 0, err
+		}
+	}
+}

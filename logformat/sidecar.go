@@ -34,6 +34,11 @@ type sidecar struct {
 	path  string
 	f     *os.File
 	index map[string]sideEntry
+	// long is the last entry too long for the line buffer, kept from
+	// indexing for its claim (which follows shortly: the log is being
+	// read) so that it is neither read nor allocated twice.
+	long    []byte
+	longOff int64
 }
 
 type sideEntry struct {
@@ -48,6 +53,10 @@ type sideValue struct {
 	// unrecordable is the recorder's reason for writing no value.
 	unrecordable string
 }
+
+// sidecarHold is the longest sidecar line gathered in the line buffer;
+// a longer one (a spilled output's value) is read again by offset.
+const sidecarHold = 1 << 20
 
 // openSidecar indexes the sidecar of logPath; nil when there is none. Lines
 // that cannot be read are reported through notice.
@@ -71,7 +80,16 @@ func openSidecar(logPath string, maxLine int, notice func(Notice)) (*sidecar, er
 	var start int64
 	for {
 		lineNo := ls.line
-		line, end, err := ls.next()
+		line, n, end, err := ls.nextSpan(sidecarHold)
+		if err == nil && line == nil && n > 0 {
+			// An entry too long to gather in the line buffer is read alone
+			// into memory of its exact size, indexed and dropped.
+			line = make([]byte, n)
+			if _, rerr := f.ReadAt(line, start); rerr != nil {
+				f.Close()
+				return nil, &Error{File: path, Line: lineNo, Msg: "read error: " + rerr.Error()}
+			}
+		}
 		if err != nil {
 			if err != io.EOF {
 				f.Close()
@@ -88,15 +106,18 @@ func openSidecar(logPath string, maxLine int, notice func(Notice)) (*sidecar, er
 			}
 			break
 		}
-		s.add(line, start, lineNo, notice)
+		if s.add(line, start, lineNo, notice) && n > sidecarHold {
+			s.long, s.longOff = line, start
+		}
 		start = end
 	}
 	return s, nil
 }
 
-func (s *sidecar) add(line []byte, off int64, lineNo int, notice func(Notice)) {
+// add indexes one line; it reports whether the line is an entry.
+func (s *sidecar) add(line []byte, off int64, lineNo int, notice func(Notice)) bool {
 	if len(bytes.TrimSpace(line)) == 0 { // no copy: an entry may be tens of MB
-		return
+		return false
 	}
 	r := jsonv.NewObjectReader(line, true)
 	id, hasID := "", false
@@ -109,13 +130,14 @@ func (s *sidecar) add(line []byte, off int64, lineNo int, notice func(Notice)) {
 	}
 	if err := r.Err(); err != nil {
 		notice(Notice{File: s.path, Line: lineNo, Kind: "sidecar-invalid", Msg: "values sidecar entry is not valid JSON: " + err.Error()})
-		return
+		return false
 	}
 	if !hasID {
 		notice(Notice{File: s.path, Line: lineNo, Kind: "sidecar-invalid", Msg: "values sidecar entry has no string callId"})
-		return
+		return false
 	}
 	s.index[id] = sideEntry{off: off, n: len(line), line: lineNo}
+	return true
 }
 
 // claim reads and removes the entry for a call id.
@@ -125,11 +147,18 @@ func (s *sidecar) claim(id string) (sideValue, bool) {
 		return sideValue{}, false
 	}
 	delete(s.index, id)
-	buf := make([]byte, e.n)
-	if _, err := s.f.ReadAt(buf, e.off); err != nil {
-		return sideValue{}, false
+	var buf []byte
+	if s.long != nil && s.longOff == e.off && len(s.long) == e.n {
+		buf, s.long = s.long, nil
+	} else {
+		buf = make([]byte, e.n)
+		if _, err := s.f.ReadAt(buf, e.off); err != nil {
+			return sideValue{}, false
+		}
 	}
-	v, err := jsonv.Parse(buf)
+	// The entry may be tens of MB: its decoded value takes over buf's
+	// memory or copies out of it, never both (Parse would copy it whole).
+	v, err := jsonv.ParseOwned(buf)
 	if err != nil {
 		return sideValue{}, false
 	}
@@ -158,5 +187,6 @@ func (s *sidecar) orphans(notice func(Notice)) {
 func (s *sidecar) close() {
 	if s != nil && s.f != nil {
 		s.f.Close()
+		s.long = nil
 	}
 }

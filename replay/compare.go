@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 )
@@ -101,6 +102,13 @@ func textOf(content jsonv.Value) (string, bool) {
 	if !content.IsArray() {
 		return "", false
 	}
+	if content.Len() == 1 { // the usual shape: its text, not a copy of it
+		blk := content.At(0)
+		if blk.Get("type").Str() != "text" || !blk.Get("text").IsString() {
+			return "", false
+		}
+		return blk.Get("text").Str(), true
+	}
 	var b strings.Builder
 	for _, blk := range content.Elems() {
 		if blk.Get("type").Str() != "text" || !blk.Get("text").IsString() {
@@ -151,10 +159,46 @@ func contentSubKind(recorded, replayed jsonv.Value) string {
 		return SubCRLFOnly
 	case try(func(s string) string { return strings.TrimRight(s, "\r\n") }):
 		return SubTrailingNewline
-	case try(func(s string) string { return strings.Join(strings.FieldsFunc(s, jsonv.IsJSSpace), "") }):
-		return SubWhitespaceOnly
 	}
-	return ""
+	for i := range rt {
+		if !sameIgnoringSpace(rt[i], pt[i]) {
+			return ""
+		}
+	}
+	return SubWhitespaceOnly
+}
+
+// sameIgnoringSpace reports that a and b are equal once every JavaScript
+// white space rune is removed from both (what joining their
+// strings.FieldsFunc fields compares), without building either: the texts
+// may be tens of MB and hold millions of words.
+func sameIgnoringSpace(a, b string) bool {
+	var ca, cb string // the rest of the current non-space rune of each
+	for {
+		ca, a = nextSolid(ca, a)
+		cb, b = nextSolid(cb, b)
+		if ca == "" || cb == "" {
+			return ca == "" && cb == ""
+		}
+		n := min(len(ca), len(cb))
+		if ca[:n] != cb[:n] {
+			return false
+		}
+		ca, cb = ca[n:], cb[n:]
+	}
+}
+
+// nextSolid returns cur when it is not empty, else the next rune of s that
+// is not white space (as bytes) and what follows it.
+func nextSolid(cur, s string) (string, string) {
+	for cur == "" && s != "" {
+		r, w := utf8.DecodeRuneInString(s)
+		if !jsonv.IsJSSpace(r) {
+			cur = s[:w]
+		}
+		s = s[w:]
+	}
+	return cur, s
 }
 
 // DiffLimit caps the lines of one reported diff.
@@ -210,12 +254,54 @@ func SameText(recorded, replayed jsonv.Value) bool {
 // fastSame compares raw JSON text with JSON.stringify(v) without building the
 // whole string when the lengths already differ.
 func fastSame(raw string, v jsonv.Value) bool {
+	if longer(v, len(raw)) {
+		return false
+	}
 	buf := stringifyPool.Get().(*[]byte)
 	b := jsonv.AppendStringify((*buf)[:0], v)
 	same := string(b) == raw
-	*buf = b
-	stringifyPool.Put(buf)
+	if cap(b) <= 1<<20 { // a buffer grown for a huge value is not kept
+		*buf = b
+		stringifyPool.Put(buf)
+	}
 	return same
+}
+
+// longer reports that JSON.stringify(v) is longer than n bytes, looking at
+// the lengths of its strings only (each is at least its length plus two
+// quotes): a preview recorded in place of a huge output is told apart
+// without stringifying the output.
+func longer(v jsonv.Value, n int) bool {
+	_, over := textBound(v, n)
+	return over
+}
+
+// textBound counts down n by a lower bound of v's stringified length;
+// over when it goes below zero.
+func textBound(v jsonv.Value, n int) (int, bool) {
+	switch v.Kind() {
+	case jsonv.String:
+		n -= len(v.Str()) + 2
+	case jsonv.Array:
+		for _, e := range v.Elems() {
+			var over bool
+			if n, over = textBound(e, n); over {
+				return n, true
+			}
+		}
+	case jsonv.Object:
+		for _, m := range v.Members() {
+			if m.Value.IsUndefined() { // not written
+				continue
+			}
+			n -= len(m.Key) + 3
+			var over bool
+			if n, over = textBound(m.Value, n); over {
+				return n, true
+			}
+		}
+	}
+	return n, n < 0
 }
 
 var stringifyPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

@@ -36,35 +36,62 @@ func TextDiff(recorded, replayed string, limit int) []string {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	ops := diffOps(a[pre:len(a)-suf], b[pre:len(b)-suf])
+	// The lines are addressed, not gathered: a huge text's diff (all of one
+	// side removed, all of the other added) is counted, not built, past the
+	// limit.
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	var ops []diffLine
+	whole := !diffable(len(ma), len(mb))
+	if !whole {
+		ops = diffOps(ma, mb)
+	}
 	// Three lines of context each side: the last of those before the
 	// middle, the first of those after it.
-	ctx := append(before, a[:pre]...)
-	ctx = ctx[max(0, len(ctx)-3):]
-	full := make([]diffLine, 0, len(ctx)+len(ops)+3)
-	for _, l := range ctx {
-		full = append(full, diffLine{' ', l})
+	lead := a[max(0, pre-3):pre]
+	if len(lead) < 3 && len(before) > 0 {
+		lead = append(slices.Clone(before[max(0, len(before)-(3-len(lead))):]), lead...)
 	}
-	full = append(full, ops...)
-	ctx = append(a[len(a)-suf:len(a):len(a)], after...)
-	for _, l := range ctx[:min(3, len(ctx))] {
-		full = append(full, diffLine{' ', l})
+	trail := a[len(a)-suf : len(a)-suf+min(suf, 3)]
+	if len(trail) < 3 && len(after) > 0 {
+		trail = append(slices.Clone(trail), after[:min(len(after), 3-len(trail))]...)
 	}
-	full = collapseContext(full)
-	out := make([]string, 0, len(full))
-	if limit > 0 {
-		out = make([]string, 0, min(len(full), limit+1))
+	nlead := len(lead)
+	nops := len(ops)
+	if whole {
+		nops = len(ma) + len(mb)
 	}
-	for i, l := range full {
-		if limit > 0 && len(out) == limit {
-			out = append(out, "… "+strconv.Itoa(len(full)-i)+" more lines")
-			break
+	at := func(i int) diffLine {
+		switch {
+		case i < nlead:
+			return diffLine{' ', lead[i]}
+		case i < nlead+nops:
+			i -= nlead
+			if !whole {
+				return ops[i]
+			}
+			if i < len(ma) {
+				return diffLine{'-', ma[i]}
+			}
+			return diffLine{'+', mb[i-len(ma)]}
 		}
+		return diffLine{' ', trail[i-nlead-nops]}
+	}
+	var out []string
+	total, shown := 0, 0
+	collapseContext(nlead+nops+len(trail), at, func(l diffLine) {
+		total++
+		if limit > 0 && shown == limit {
+			return
+		}
+		shown++
 		if l.op == '~' {
 			out = append(out, l.text)
-			continue
+			return
 		}
 		out = append(out, string(l.op)+" "+showLine(l.text))
+	})
+	if limit > 0 && total > shown {
+		out = append(out, "… "+strconv.Itoa(total-shown)+" more lines")
 	}
 	return out
 }
@@ -144,29 +171,27 @@ type diffLine struct {
 }
 
 // collapseContext keeps three lines of context around changes.
-func collapseContext(ls []diffLine) []diffLine {
-	keep := make([]bool, len(ls))
-	for i, l := range ls {
-		if l.op != ' ' {
-			for j := max(0, i-3); j <= min(len(ls)-1, i+3); j++ {
-				keep[j] = true
+func collapseContext(n int, at func(int) diffLine, emit func(diffLine)) {
+	changed := func(i int) bool {
+		for j := max(0, i-3); j <= min(n-1, i+3); j++ {
+			if at(j).op != ' ' {
+				return true
 			}
 		}
+		return false
 	}
-	out := make([]diffLine, 0, len(ls))
 	skipped := 0
-	for i, l := range ls {
-		if keep[i] {
+	for i := 0; i < n; i++ {
+		if changed(i) {
 			if skipped > 0 {
-				out = append(out, diffLine{'~', "⋯ " + strconv.Itoa(skipped) + " unchanged lines"})
+				emit(diffLine{'~', "⋯ " + strconv.Itoa(skipped) + " unchanged lines"})
 				skipped = 0
 			}
-			out = append(out, l)
+			emit(at(i))
 		} else {
 			skipped++
 		}
 	}
-	return out
 }
 
 // MaxLineWidth caps one diff line (in runes) so a huge line stays readable.
@@ -209,20 +234,14 @@ func visible(s string) string {
 	return termquote.Sanitize(body) + strings.Repeat("·", trail)
 }
 
-// diffOps is a minimal line edit script (longest common subsequence); very
+// diffable: the LCS table of n by m lines is small enough to build; very
 // large inputs fall back to "all removed, all added" to stay bounded.
+func diffable(n, m int) bool { return n*m <= 4_000_000 && n+m <= 20000 }
+
+// diffOps is a minimal line edit script (longest common subsequence) of a
+// and b, which must be diffable.
 func diffOps(a, b []string) []diffLine {
 	n, m := len(a), len(b)
-	if n*m > 4_000_000 || n+m > 20000 {
-		out := make([]diffLine, 0, n+m)
-		for _, s := range a {
-			out = append(out, diffLine{'-', s})
-		}
-		for _, s := range b {
-			out = append(out, diffLine{'+', s})
-		}
-		return out
-	}
 	// LCS table, small enough by the guard above.
 	w := m + 1
 	dp := make([]int32, (n+1)*w)

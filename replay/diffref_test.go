@@ -31,7 +31,9 @@ func textDiffRef(recorded, replayed string, limit int) []string {
 	for i := len(a) - suf; i < len(a) && i < len(a)-suf+3; i++ {
 		full = append(full, diffLine{' ', a[i]})
 	}
-	full = collapseContext(full)
+	var collapsed []diffLine
+	collapseContext(len(full), func(i int) diffLine { return full[i] }, func(l diffLine) { collapsed = append(collapsed, l) })
+	full = collapsed
 	var out []string
 	for i, l := range full {
 		if limit > 0 && len(out) == limit {

@@ -20,7 +20,7 @@ const (
 
 // headTail is TextRetainer({kind:'headTail', headBytes, tailBytes}) fed the
 // whole text at once: the kept text and the exact omitted byte count.
-func headTail(text []byte, headBytes, tailBytes int) (kept string, omitted int) {
+func headTail(text string, headBytes, tailBytes int) (kept string, omitted int) {
 	total := len(text)
 	prefixLen := min(total, headBytes)
 	suffixLen := min(total-prefixLen, tailBytes)
@@ -28,11 +28,11 @@ func headTail(text []byte, headBytes, tailBytes int) (kept string, omitted int) 
 	suffix := text[total-suffixLen:]
 	if total-prefixLen-suffixLen == 0 {
 		// Adjacent slices: decoded as one buffer, nothing omitted.
-		return string(text), 0
+		return text, 0
 	}
 	prefix = retain.TrimPartialTail(prefix)
 	suffix = retain.TrimContinuationHead(suffix)
-	return string(prefix) + string(suffix), total - len(prefix) - len(suffix)
+	return prefix + suffix, total - len(prefix) - len(suffix)
 }
 
 func spillNotice(omitted int, locator string) string {
@@ -43,8 +43,9 @@ func spillNotice(omitted int, locator string) string {
 // cap maxInlineBytes and a locator, ok false when the policy keeps the
 // original (text within the cap, or no within-cap replacement).
 func SpillReplacement(text string, maxInlineBytes int, locator string) (string, bool) {
-	// TextEncoder writes a lone surrogate as U+FFFD.
-	data := []byte(jsonv.ToWellFormed(text))
+	// TextEncoder writes a lone surrogate as U+FFFD. (The text may be tens
+	// of MB: it is sliced, never copied.)
+	data := jsonv.ToWellFormed(text)
 	total := len(data)
 	if total <= maxInlineBytes {
 		return "", false
@@ -53,7 +54,7 @@ func SpillReplacement(text string, maxInlineBytes int, locator string) (string, 
 	return spillWithBudget(data, max(0, maxInlineBytes-reserve), locator, maxInlineBytes)
 }
 
-func spillWithBudget(data []byte, budget int, locator string, cap int) (string, bool) {
+func spillWithBudget(data string, budget int, locator string, cap int) (string, bool) {
 	kept, omitted := headTail(data, (budget+1)/2, budget/2)
 	notice := spillNotice(omitted, locator)
 	out := notice
@@ -125,7 +126,7 @@ func checkSpill(recorded, rendered jsonv.Value, cap int) (isSpill, matches bool)
 	if !ok {
 		return true, false // non-text content is never spilled
 	}
-	data := []byte(jsonv.ToWellFormed(full))
+	data := jsonv.ToWellFormed(full)
 	for _, p := range cands {
 		if cap >= 0 {
 			if got, ok := SpillReplacement(full, cap, p.locator); ok && got == rec {
@@ -161,7 +162,7 @@ func spillExpected(recorded, rendered jsonv.Value, cap int) (string, bool) {
 	if cap >= 0 {
 		return SpillReplacement(full, cap, p.locator)
 	}
-	data := []byte(jsonv.ToWellFormed(full))
+	data := jsonv.ToWellFormed(full)
 	reserve := len(spillNotice(len(data), p.locator)) + 2
 	return spillWithBudget(data, len(p.preview), p.locator, len(p.preview)+reserve)
 }

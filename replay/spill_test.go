@@ -26,7 +26,7 @@ func TestHeadTail(t *testing.T) {
 		{"abcdef", 0, 0, "", 6},
 		{"abc", 0, 2, "bc", 1},
 	} {
-		kept, omitted := headTail([]byte(tc.text), tc.head, tc.tail)
+		kept, omitted := headTail(tc.text, tc.head, tc.tail)
 		if kept != tc.kept || omitted != tc.omitted {
 			t.Errorf("headTail(%q, %d, %d) = %q, %d; want %q, %d", tc.text, tc.head, tc.tail, kept, omitted, tc.kept, tc.omitted)
 		}
