@@ -37,6 +37,20 @@ func (o *toolsOptions) Validate() error {
 type toolsSchemaOptions struct {
 	*toolsOptions
 	cmdutil.IO
+	// scope picks a definition registered in an agent scope ("team": the
+	// Team's send_message, list_agents, interrupt_agent) over the global one.
+	scope string
+}
+
+// Validate accepts the one scope the registry knows.
+func (o *toolsSchemaOptions) Validate() error {
+	if err := o.toolsOptions.Validate(); err != nil {
+		return err
+	}
+	if o.scope != "" && o.scope != projector.TeamScope {
+		return cmdutil.UsageErr("--scope: %q is not a scope (the one scope is %q)", o.scope, projector.TeamScope)
+	}
+	return nil
 }
 
 // newCmdTools is `dsh-replay tools` and `tools schema`; runF and schemaF,
@@ -74,6 +88,7 @@ difference; docs/host.md). Exit 0 when no tool differs, 1 when one does,
 		Args:  cobra.ExactArgs(1),
 		RunE:  cmdutil.RunE(so, schemaF, runToolsSchema),
 	}
+	schema.Flags().StringVar(&so.scope, "scope", "", "print the definition registered in this agent `scope` (team: the Team's own send_message, list_agents, interrupt_agent)")
 	c.AddCommand(schema)
 	return c
 }
@@ -137,6 +152,17 @@ func runToolsSchema(o *toolsSchemaOptions) error {
 	}
 	name := o.IO.Args[0]
 	t := reg.Lookup(name)
+	if o.scope != "" {
+		t = nil
+		for _, st := range reg.ScopedTools(o.scope) {
+			if st.Name == name {
+				t = st
+			}
+		}
+		if t == nil {
+			return unknownToolErr(name, reg.ScopedTools(o.scope))
+		}
+	}
 	if t == nil {
 		return unknownToolErr(name, reg.Tools())
 	}

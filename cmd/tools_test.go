@@ -145,3 +145,24 @@ func TestToolsTextOneWrite(t *testing.T) {
 		t.Errorf("%d writes for %d bytes; want 1", w.writes, w.Len())
 	}
 }
+
+// The Team's own send_message (tool-agent-team, registered in a member's
+// scope) has its own schemas: --scope team prints them, not
+// tool-subagent-control's; a scope that does not exist is a usage error.
+func TestToolsSchemaScope(t *testing.T) {
+	t.Parallel()
+	global, _, code := cli(t, nil, "tools", "schema", "send_message")
+	if code != cmdutil.ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	team, errs, code := cli(t, nil, "tools", "schema", "--scope", "team", "send_message")
+	if code != cmdutil.ExitOK || team == global || !strings.Contains(team, `"queued"`) || strings.Contains(global, `"queued"`) {
+		t.Fatalf("exit %d: the Team's schema not printed:\n%s%s", code, team, errs)
+	}
+	if _, errs, code := cli(t, nil, "tools", "schema", "--scope", "team", "read"); code != cmdutil.ExitUsage || !strings.Contains(errs, `unknown tool "read"`) {
+		t.Errorf("a tool outside the scope: exit %d: %s", code, errs)
+	}
+	if _, errs, code := cli(t, nil, "tools", "schema", "--scope", "nope", "send_message"); code != cmdutil.ExitUsage || !strings.Contains(errs, "not a scope") {
+		t.Errorf("an unknown scope: exit %d: %s", code, errs)
+	}
+}
