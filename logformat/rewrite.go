@@ -2,13 +2,10 @@ package logformat
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
 )
@@ -39,7 +36,8 @@ type Edit struct {
 }
 
 // Rewrite applies edits to the bytes of a log (plain JSONL or chained zstd
-// frames) and returns the new bytes. name is used in errors. A log with
+// frames) and returns the new bytes: RewriteStream over the bytes, the edits
+// sorted by line. name is used in errors. A log with
 // no edits comes back unchanged (the same slice).
 func Rewrite(name string, data []byte, edits []Edit) ([]byte, error) {
 	if len(edits) == 0 {
@@ -47,22 +45,20 @@ func Rewrite(name string, data []byte, edits []Edit) ([]byte, error) {
 	}
 	es := append([]Edit(nil), edits...)
 	sort.SliceStable(es, func(i, j int) bool { return es[i].Line < es[j].Line })
-	for i := range es {
-		if es[i].Line < 2 {
-			return nil, &Error{File: name, Line: es[i].Line, Msg: "rewrite: an edit must name a line after the header"}
+	i := 0
+	next := func() (Edit, bool, error) {
+		if i == len(es) {
+			return Edit{}, false, nil
 		}
-		if i > 0 && es[i].Line == es[i-1].Line {
-			return nil, &Error{File: name, Line: es[i].Line, Msg: "rewrite: two edits name the same line"}
-		}
+		i++
+		return es[i-1], true, nil
 	}
-	if isZstdMagic(data) {
-		return rewriteZstd(name, data, es)
+	var out bytes.Buffer
+	out.Grow(len(data))
+	if err := RewriteStream(name, bytes.NewReader(data), &out, next); err != nil {
+		return nil, err
 	}
-	out, n, err := rewriteText(name, data, es, 1, nil)
-	if err == nil && n < len(es) {
-		return nil, &Error{File: name, Line: es[n].Line, Msg: "rewrite: no complete record on this line (past the end, or a torn final line)"}
-	}
-	return out, err
+	return out.Bytes(), nil
 }
 
 // rewriteText applies the edits that fall on lines of text, whose first
@@ -465,159 +461,4 @@ type zframe struct {
 	start, end int    // compressed span
 	text       []byte // decoded text (complete frames only)
 	torn       bool
-}
-
-// splitZstdFrames walks the frame structure (as upstream scanZstdFrames
-// does) and decodes each complete frame, checksums checked.
-func splitZstdFrames(name string, data []byte) ([]zframe, error) {
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<34))
-	if err != nil {
-		return nil, err
-	}
-	defer dec.Close()
-	var frames []zframe
-	off := 0
-	for off < len(data) {
-		end, torn, err := frameEnd(data, off)
-		if err != nil {
-			return nil, &Error{File: name, Msg: fmt.Sprintf("rewrite: corrupt zstd stream at compressed byte %d: %v", off, err)}
-		}
-		if torn {
-			frames = append(frames, zframe{start: off, end: len(data), torn: true})
-			break
-		}
-		text, err := dec.DecodeAll(data[off:end], nil)
-		if err != nil {
-			return nil, &Error{File: name, Msg: fmt.Sprintf("rewrite: corrupt zstd frame at compressed byte %d: %v", off, err)}
-		}
-		frames = append(frames, zframe{start: off, end: end, text: text})
-		off = end
-	}
-	return frames, nil
-}
-
-// frameEnd returns the end of the frame at data[off]; torn when the data
-// ends inside it.
-func frameEnd(data []byte, off int) (end int, torn bool, err error) {
-	b := data[off:]
-	if len(b) < 4 {
-		return 0, true, nil
-	}
-	if binary.LittleEndian.Uint32(b) != zstdMagic {
-		return 0, false, errors.New("invalid frame magic")
-	}
-	if len(b) < 5 {
-		return 0, true, nil
-	}
-	d := b[4]
-	if d&0x18 != 0 {
-		return 0, false, errors.New("reserved frame-header bit set")
-	}
-	single := d&0x20 != 0
-	fcs := 0
-	if f := d >> 6; f != 0 {
-		fcs = 1 << f
-	} else if single {
-		fcs = 1
-	}
-	win := 1
-	if single {
-		win = 0
-	}
-	i := 5 + win + [4]int{0, 1, 2, 4}[d&3] + fcs
-	for {
-		if i+3 > len(b) {
-			return 0, true, nil
-		}
-		h := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16
-		typ := (h >> 1) & 3
-		size := int(h >> 3)
-		if typ == 3 {
-			return 0, false, errors.New("reserved block type")
-		}
-		if typ == 1 {
-			size = 1
-		}
-		i += 3 + size
-		if h&1 != 0 {
-			break
-		}
-	}
-	if d&0x04 != 0 {
-		i += 4
-	}
-	if i > len(b) {
-		return 0, true, nil
-	}
-	return off + i, false, nil
-}
-
-// rewriteZstd edits a chained-frame log: frames are grouped so that no line
-// crosses a group boundary (normally each frame is its own group); a group
-// holding an edited line is re-encoded as one checksummed frame, every other
-// group's frames are copied verbatim. The header frame stays first.
-func rewriteZstd(name string, data []byte, es []Edit) ([]byte, error) {
-	frames, err := splitZstdFrames(name, data)
-	if err != nil {
-		return nil, err
-	}
-	// Find the log format from the header line.
-	var format lineFormat
-	if len(frames) == 0 || frames[0].torn {
-		return nil, &Error{File: name, Msg: "rewrite: the log has no complete header frame"}
-	}
-	hdr := frames[0].text
-	if i := bytes.IndexByte(hdr, '\n'); i >= 0 {
-		hdr = hdr[:i]
-	}
-	if format, err = sniffFormat(hdr); err != nil {
-		return nil, &Error{File: name, Line: 1, Msg: "rewrite: " + err.Error()}
-	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault))
-	if err != nil {
-		return nil, err
-	}
-	defer enc.Close()
-
-	out := make([]byte, 0, len(data)+1024)
-	line := 1 // number of the first line of the current group
-	done := 0
-	for g := 0; g < len(frames); {
-		f := frames[g]
-		if f.torn {
-			// A torn final frame is kept as it is; its lines are never edited.
-			out = append(out, data[f.start:f.end]...)
-			break
-		}
-		// Extend the group while its text does not end on a line boundary.
-		h := g + 1
-		text := f.text
-		for (len(text) > 0 && text[len(text)-1] != '\n') && h < len(frames) && !frames[h].torn {
-			text = append(append([]byte(nil), text...), frames[h].text...)
-			h++
-		}
-		lines := bytes.Count(text, []byte{'\n'})
-		if len(text) > 0 && text[len(text)-1] != '\n' {
-			lines++ // the group ends with the torn frame's start: a partial line
-		}
-		if done < len(es) && es[done].Line < line+lines {
-			newText, n, err := rewriteText(name, text, es[done:], line, &format)
-			if err != nil {
-				return nil, err
-			}
-			if n == 0 {
-				return nil, &Error{File: name, Line: es[done].Line, Msg: "rewrite: the line is not a complete record (torn frame)"}
-			}
-			done += n
-			out = enc.EncodeAll(newText, out)
-		} else {
-			out = append(out, data[f.start:frames[h-1].end]...)
-		}
-		line += bytes.Count(text, []byte{'\n'})
-		g = h
-	}
-	if done < len(es) {
-		return nil, &Error{File: name, Line: es[done].Line, Msg: "rewrite: no complete record on this line (past the end, or in a torn final frame)"}
-	}
-	return out, nil
 }

@@ -2,10 +2,13 @@ package logformat
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -294,7 +297,9 @@ func rewriteBoth(t testing.TB, name string, data []byte, edits []Edit) ([]byte, 
 	sorted := append([]Edit(nil), edits...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Line < sorted[j].Line })
 	var sb bytes.Buffer
-	serr := RewriteStream(name, bytes.NewReader(data), &sb, func() (Edit, bool, error) {
+	// Rewrite hands RewriteStream the whole log; here it comes a byte at a
+	// time, so every line and frame crosses read boundaries.
+	serr := RewriteStream(name, iotest.OneByteReader(bytes.NewReader(data)), &sb, func() (Edit, bool, error) {
 		if len(sorted) == 0 {
 			return Edit{}, false, nil
 		}
@@ -314,7 +319,8 @@ func rewriteBoth(t testing.TB, name string, data []byte, edits []Edit) ([]byte, 
 }
 
 // FuzzRewriteStream: over any bytes (plain or chained zstd, torn, corrupt),
-// RewriteStream writes what Rewrite returns or fails as it does.
+// RewriteStream reading a byte at a time writes what Rewrite returns for
+// the whole log, or fails as it does.
 func FuzzRewriteStream(f *testing.F) {
 	res := `{"type":"tool/result","data":{"message":{"source":{"callId":"c"},"content":[{"content":[]}]}}}` + "\n"
 	f.Add([]byte(rwHeader+"\n"+res), 2, false)
@@ -327,4 +333,90 @@ func FuzzRewriteStream(f *testing.F) {
 		}
 		rewriteBoth(t, "x", data, edits)
 	})
+}
+
+// splitZstdFrames walks the frame structure (as upstream scanZstdFrames
+// does) and decodes each complete frame, checksums checked: the tests' view
+// of a rewritten chained-zstd log, independent of RewriteStream's reader.
+func splitZstdFrames(name string, data []byte) ([]zframe, error) {
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<34))
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	var frames []zframe
+	off := 0
+	for off < len(data) {
+		end, torn, err := frameEnd(data, off)
+		if err != nil {
+			return nil, &Error{File: name, Msg: fmt.Sprintf("rewrite: corrupt zstd stream at compressed byte %d: %v", off, err)}
+		}
+		if torn {
+			frames = append(frames, zframe{start: off, end: len(data), torn: true})
+			break
+		}
+		text, err := dec.DecodeAll(data[off:end], nil)
+		if err != nil {
+			return nil, &Error{File: name, Msg: fmt.Sprintf("rewrite: corrupt zstd frame at compressed byte %d: %v", off, err)}
+		}
+		frames = append(frames, zframe{start: off, end: end, text: text})
+		off = end
+	}
+	return frames, nil
+}
+
+// frameEnd returns the end of the frame at data[off]; torn when the data
+// ends inside it.
+func frameEnd(data []byte, off int) (end int, torn bool, err error) {
+	b := data[off:]
+	if len(b) < 4 {
+		return 0, true, nil
+	}
+	if binary.LittleEndian.Uint32(b) != zstdMagic {
+		return 0, false, errors.New("invalid frame magic")
+	}
+	if len(b) < 5 {
+		return 0, true, nil
+	}
+	d := b[4]
+	if d&0x18 != 0 {
+		return 0, false, errors.New("reserved frame-header bit set")
+	}
+	single := d&0x20 != 0
+	fcs := 0
+	if f := d >> 6; f != 0 {
+		fcs = 1 << f
+	} else if single {
+		fcs = 1
+	}
+	win := 1
+	if single {
+		win = 0
+	}
+	i := 5 + win + [4]int{0, 1, 2, 4}[d&3] + fcs
+	for {
+		if i+3 > len(b) {
+			return 0, true, nil
+		}
+		h := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16
+		typ := (h >> 1) & 3
+		size := int(h >> 3)
+		if typ == 3 {
+			return 0, false, errors.New("reserved block type")
+		}
+		if typ == 1 {
+			size = 1
+		}
+		i += 3 + size
+		if h&1 != 0 {
+			break
+		}
+	}
+	if d&0x04 != 0 {
+		i += 4
+	}
+	if i > len(b) {
+		return 0, true, nil
+	}
+	return off + i, false, nil
 }

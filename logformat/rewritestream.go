@@ -10,12 +10,11 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// RewriteStream is Rewrite over streams, for logs too large to hold: it
-// reads the log from r and writes the re-recorded log to w, holding one
-// line (of a chained-zstd log, one group of frames) at a time. next yields
+// RewriteStream re-records a log read from r into w (Rewrite is it over
+// bytes), for logs too large to hold: one line (of a chained-zstd log, one
+// group of frames) is held at a time. next yields
 // the edits in increasing line order (ok false when there are no more), so
-// that they need not be held either. The bytes written are those Rewrite
-// returns for the same log and edits.
+// that they need not be held either.
 func RewriteStream(name string, r io.Reader, w io.Writer, next func() (e Edit, ok bool, err error)) error {
 	es := &editStream{name: name, next: next, prev: 1}
 	br := bufio.NewReaderSize(r, 256<<10)
