@@ -211,10 +211,34 @@ func Drift(l *Loaded, ports func(projector.Config) (*projector.Registry, error),
 	return out, nil
 }
 
+// ExampleDiff is one projector on which the host's tool and the port
+// disagree over an example: each side's output (or "error: …" or
+// "undefined"), and the example's own answer when it has one.
+type ExampleDiff struct {
+	What, Host, Port, Want string
+}
+
 // CompareExample runs every projector the example exercises on the host's
 // tool and the port and describes the first disagreement ("" when they
 // agree), with the example's own answer when it has one.
 func CompareExample(rec jsonv.Value, js, port *projector.Tool) string {
+	ds := ExampleDiffs(rec, js, port)
+	if len(ds) == 0 {
+		return ""
+	}
+	d := ds[0]
+	want := ""
+	if d.Want != "" {
+		want = "; example: " + d.Want
+	}
+	return fmt.Sprintf("%s: host %s; port %s%s", d.What, d.Host, d.Port, want)
+}
+
+// ExampleDiffs runs every projector the example exercises (render and
+// presentationMeta when it has a value, presentCall, presentResult on its
+// result) on both tools and lists where they disagree.
+func ExampleDiffs(rec jsonv.Value, js, port *projector.Tool) []ExampleDiff {
+	var diffs []ExampleDiff
 	show := func(v jsonv.Value, err error) string {
 		if err != nil {
 			return "error: " + err.Error()
@@ -228,32 +252,26 @@ func CompareExample(rec jsonv.Value, js, port *projector.Tool) string {
 		if !rec.Has(k) {
 			return ""
 		}
-		return "; example: " + jsonv.Encode(rec.Get(k))
+		return jsonv.Encode(rec.Get(k))
 	}
-	diff := func(what string, a jsonv.Value, ea error, b jsonv.Value, eb error, want string) string {
+	check := func(what string, a jsonv.Value, ea error, b jsonv.Value, eb error, want string) {
 		if (ea == nil) == (eb == nil) && jsonv.Encode(a) == jsonv.Encode(b) && a.IsDefined() == b.IsDefined() {
-			return ""
+			return
 		}
-		return fmt.Sprintf("%s: host %s; port %s%s", what, show(a, ea), show(b, eb), want)
+		diffs = append(diffs, ExampleDiff{What: what, Host: show(a, ea), Port: show(b, eb), Want: want})
 	}
 	args, value := rec.Get("args"), rec.Get("value")
 	if value.IsDefined() && !value.IsNull() && js.Output != nil && port.Output != nil {
 		a, ea := js.RunRender(args, value)
 		b, eb := port.RunRender(args, value)
-		if d := diff("render", a, ea, b, eb, field("content")); d != "" {
-			return d
-		}
+		check("render", a, ea, b, eb, field("content"))
 		am, _, ea := js.RunPresentationMeta(args, value)
 		bm, _, eb := port.RunPresentationMeta(args, value)
-		if d := diff("presentationMeta", am, ea, bm, eb, field("meta")); d != "" {
-			return d
-		}
+		check("presentationMeta", am, ea, bm, eb, field("meta"))
 	}
 	a, ea := js.CallView(args)
 	b, eb := port.CallView(args)
-	if d := diff("presentCall", a, ea, b, eb, field("callView")); d != "" {
-		return d
-	}
+	check("presentCall", a, ea, b, eb, field("callView"))
 	// presentResult on the example's result: resultInput, else its content
 	// (text when a string), isError and meta.
 	in := rec.Get("resultInput")
@@ -271,9 +289,7 @@ func CompareExample(rec jsonv.Value, js, port *projector.Tool) string {
 		r := projector.Result{Content: in.Get("content"), IsError: in.Get("isError").IsBool() && in.Get("isError").Bool(), Meta: in.Get("meta")}
 		a, ea := js.ResultView(args, r)
 		b, eb := port.ResultView(args, r)
-		if d := diff("presentResult", a, ea, b, eb, field("resultView")); d != "" {
-			return d
-		}
+		check("presentResult", a, ea, b, eb, field("resultView"))
 	}
-	return ""
+	return diffs
 }
