@@ -34,17 +34,7 @@ func Parse(data []byte) (Value, error) {
 	if len(data) <= bigInput {
 		p.src = string(data)
 	}
-	defer p.release()
-	p.skipWS()
-	v, err := p.value(0)
-	if err != nil {
-		return Value{}, err
-	}
-	p.skipWS()
-	if p.pos != len(p.data) {
-		return Value{}, p.errf("unexpected %s after JSON value", p.describe())
-	}
-	return v, nil
+	return p.whole()
 }
 
 // ParseOwned is Parse of a buffer the caller gives up and never writes
@@ -57,6 +47,11 @@ func ParseOwned(data []byte) (Value, error) {
 	if len(data) > bigInput {
 		p.share = len(data) / 2
 	}
+	return p.whole()
+}
+
+// whole parses p's input as one JSON text, surrounding whitespace allowed.
+func (p *parser) whole() (Value, error) {
 	defer p.release()
 	p.skipWS()
 	v, err := p.value(0)
