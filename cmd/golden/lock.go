@@ -41,15 +41,17 @@ func lockLogs(logs []string) (unlock func(), err error) {
 	return unlock, nil
 }
 
-// lockLog takes the lock of one log; a signal while it is held removes the
-// lock file with the temporary files.
+// lockLog takes the lock of one log; a signal while it is wanted or held
+// lets it go with the temporary files (registered before the lock file can
+// exist, so no moment leaves it behind).
 func lockLog(path string) (unlock func(), err error) {
-	u, err := filelock.Lock(path)
-	if err != nil {
+	l := filelock.New(path)
+	forget := atomicwrite.OnAbort(l.Abandon)
+	if err := l.Acquire(); err != nil {
+		forget()
 		return nil, fmt.Errorf("locking %s: %w", termquote.QuoteName(path), err)
 	}
-	forget := atomicwrite.RemoveOnAbort(filelock.Name(path))
-	return func() { u(); forget() }, nil
+	return func() { l.Release(); forget() }, nil
 }
 
 // underLocks runs list, locks the logs of the units it found, and lists

@@ -51,20 +51,22 @@ var (
 	// back, so no write starts or renames after it.
 	tempMu sync.Mutex
 	temps  = map[string]bool{} // temporary files being written
-	// alsoRemove are files the process made and Abort removes too (lock
-	// files it holds).
-	alsoRemove = map[string]bool{}
+	// onAbort are what Abort runs too (letting go of lock files), by key.
+	onAbort   = map[int]func(){}
+	onAbortID int
 )
 
-// RemoveOnAbort has Abort remove path too (a lock file the process holds)
-// until forget is called.
-func RemoveOnAbort(path string) (forget func()) {
+// OnAbort has Abort run f too (a lock file to let go of) until forget is
+// called. f must not wait for anything a write holds.
+func OnAbort(f func()) (forget func()) {
 	tempMu.Lock()
-	alsoRemove[path] = true
+	onAbortID++
+	id := onAbortID
+	onAbort[id] = f
 	tempMu.Unlock()
 	return func() {
 		tempMu.Lock()
-		delete(alsoRemove, path)
+		delete(onAbort, id)
 		tempMu.Unlock()
 	}
 }
@@ -75,8 +77,8 @@ func RemoveOnAbort(path string) (forget func()) {
 // then ends the process.
 func Abort() (removed int) {
 	tempMu.Lock()
-	for l := range alsoRemove {
-		os.Remove(l)
+	for _, f := range onAbort {
+		f()
 	}
 	for t := range temps {
 		if os.Remove(t) == nil {

@@ -20,3 +20,13 @@ func lockFD(f *os.File) error {
 		}
 	}
 }
+
+// tryLockFD takes the lock without waiting; it reports whether it did.
+func tryLockFD(f *os.File) bool {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err != syscall.EINTR {
+			return err == nil
+		}
+	}
+}
