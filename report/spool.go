@@ -23,7 +23,16 @@ type spool struct {
 type spoolSink struct {
 	buf  bytes.Buffer
 	file *os.File
+	fw   *bufio.Writer // writes to file, in blocks
 }
+
+// Buffer sizes: a spool in memory needs only to batch small writes (a
+// report of a few logs should not touch 128 KB of new pages at start-up);
+// one in a file reads and writes it in large blocks.
+const (
+	spoolFront = 4 << 10
+	spoolBlock = 64 << 10
+)
 
 func (k *spoolSink) Write(p []byte) (int, error) {
 	if k.file == nil && k.buf.Len()+len(p) > spoolMemory {
@@ -33,25 +42,36 @@ func (k *spoolSink) Write(p []byte) (int, error) {
 				f.Close()
 				return 0, err
 			}
-			k.file = f
+			k.file, k.fw = f, bufio.NewWriterSize(f, spoolBlock)
 			k.buf = bytes.Buffer{}
 		}
 	}
 	if k.file != nil {
-		return k.file.Write(p)
+		return k.fw.Write(p)
 	}
 	return k.buf.Write(p)
 }
 
 func newSpool() *spool {
 	s := &spool{}
-	s.Writer = bufio.NewWriterSize(&s.sink, 1<<16)
+	s.Writer = bufio.NewWriterSize(&s.sink, spoolFront)
 	return s
+}
+
+// flush moves everything written into the memory buffer or the file.
+func (s *spool) flush() error {
+	if err := s.Flush(); err != nil {
+		return err
+	}
+	if s.sink.fw != nil {
+		return s.sink.fw.Flush()
+	}
+	return nil
 }
 
 // copyTo writes everything spooled to w and releases the spool.
 func (s *spool) copyTo(w io.Writer) error {
-	if err := s.Flush(); err != nil {
+	if err := s.flush(); err != nil {
 		return err
 	}
 	if s.sink.file == nil {
@@ -68,17 +88,18 @@ func (s *spool) copyTo(w io.Writer) error {
 }
 
 // open returns a reader of everything spooled; done releases the spool.
-func (s *spool) open() (r io.Reader, done func(), err error) {
-	if err := s.Flush(); err != nil {
+func (s *spool) open() (r *bufio.Reader, done func(), err error) {
+	if err := s.flush(); err != nil {
 		return nil, nil, err
 	}
 	if s.sink.file == nil {
-		return bytes.NewReader(s.sink.buf.Bytes()), s.reset, nil
+		b := s.sink.buf.Bytes()
+		return bufio.NewReaderSize(bytes.NewReader(b), min(len(b), spoolBlock)), s.reset, nil
 	}
 	if _, err := s.sink.file.Seek(0, io.SeekStart); err != nil {
 		return nil, nil, err
 	}
-	return s.sink.file, s.reset, nil
+	return bufio.NewReaderSize(s.sink.file, spoolBlock), s.reset, nil
 }
 
 // reset empties the spool for reuse.
@@ -86,7 +107,7 @@ func (s *spool) reset() {
 	s.Writer.Reset(&s.sink)
 	if s.sink.file != nil {
 		s.sink.file.Close()
-		s.sink.file = nil
+		s.sink.file, s.sink.fw = nil, nil
 	}
 	s.sink.buf.Reset()
 }

@@ -142,12 +142,11 @@ func (s *textSink) Close(t *Totals) error {
 	if s.err != nil {
 		return fmt.Errorf("report spool: %w", s.err)
 	}
-	spooled, done, err := s.spool.open()
+	in, done, err := s.spool.open()
 	if err != nil {
 		return fmt.Errorf("report spool: %w", err)
 	}
 	defer done()
-	in := bufio.NewReaderSize(spooled, 1<<16)
 	w := bufio.NewWriter(s.w)
 	writeHost(w, t.Host)
 	var rest []replay.Finding // the findings of one log not in a cluster

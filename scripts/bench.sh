@@ -33,8 +33,9 @@
 # logs (verify --jobs 2 over copies of the real fixture logs in
 # ../shared/fixtures, skipped when absent, against Node walking the same
 # tree and parsing every line); start-up (--version, tools, verify of the
-# example log, paired run by run with a one-line Go program); the binary's
-# size. BENCH_SKIP also takes tree and startup.
+# example log, and the floor: a program linking the same third-party
+# packages, whose initialisers alone run; each paired run by run with a
+# one-line Go program); the binary's size. BENCH_SKIP also takes tree and startup.
 #
 # The generator is reusable on its own (e.g. for a verify row):
 #   go run ./internal/benchgen/cmd/benchgen -mb 1024 -o FILE [-zstd] [-seed N]
@@ -281,6 +282,19 @@ if [[ $SKIP != *" startup "* ]]; then
   startup "dsh-replay --version" "$BIN" --version
   startup "dsh-replay tools" "$BIN" tools
   startup "dsh-replay verify testdata/example/session.jsonl" "$BIN" verify testdata/example/session.jsonl
+  # The floor under those rows: a program that links every third-party
+  # package dsh-replay links (their initialisers run) and prints one line.
+  # Built through an overlay, so nothing is written into the tree.
+  mkdir -p "$DIR/floor"
+  {
+    printf 'package main\n\nimport (\n\t"fmt"\n\n'
+    go list -deps . | grep '\.' | grep -v '^github.com/dsh-replay/\|/internal/\|/internal$\|^vendor/' | sed 's/.*/\t_ "&"/'
+    printf ')\n\nfunc main() { fmt.Println("hello") }\n'
+  } >"$DIR/floor/main.go"
+  printf '{"Replace":{"%s/internal/startfloor/main.go":"%s/floor/main.go"}}\n' "$PWD" "$DIR" >"$DIR/floor/overlay.json"
+  CGO_ENABLED=0 go build -overlay "$DIR/floor/overlay.json" -o "$DIR/floor/floor.link" ./internal/startfloor
+  cp "$DIR/floor/floor.link" "$DIR/floor/floor" && rm -f "$DIR/floor/floor.link"
+  startup "its dependencies' initialisers alone (the floor)" "$DIR/floor/floor"
 fi
 
 # Plugin loads: `tools --plugin PKG` as a whole command, bundle cached (a
