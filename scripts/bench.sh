@@ -24,6 +24,8 @@
 #               tree (default 34: about 6,000 logs, 67 MB of them)
 #   BENCH_START_RUNS   paired runs of each start-up row (default 21)
 #   BENCH_TREE_PAIRS   paired runs of the tree against Node (default 9)
+#   BENCH_PAIRS paired runs of calls --summary and verify --jobs 2 against
+#               Node's parse of the big log (default 9)
 #   DSH_REPLAY_UPSTREAM  a prepared DSH tree (docs/upstream.md; checked
 #               before anything runs): adds whole-command plugin loads
 #               (`tools --plugin` of each upstream package that ships a
@@ -177,12 +179,43 @@ fi
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a <= 0) a = 0.001; printf "%.1f", b / a }'; }
 # wall_of ROW: the wall seconds of a table row (the field before peak RSS).
 wall_of() { awk '{ for (i = 1; i <= NF; i++) if ($i == "MB") { print $(i - 2); exit } }' <<<"$1"; }
+# paired LABEL N NODE_CMD... -- DSH_CMD...: the two commands run in turn N
+# times (dsh-replay, Node, dsh-replay, ...); prints the median of the
+# per-pair ratios, which a machine whose speed drifts does not skew.
+paired() {
+  local label=$1 pairs=$2 i t0 t1 t2 rows=() node=()
+  shift 2
+  while [[ $1 != -- ]]; do
+    node+=("$1")
+    shift
+  done
+  shift
+  for ((i = 0; i < pairs; i++)); do
+    t0=${EPOCHREALTIME/./}
+    "$@" >/dev/null 2>&1 || true
+    t1=${EPOCHREALTIME/./}
+    "${node[@]}" >/dev/null 2>&1 || true
+    t2=${EPOCHREALTIME/./}
+    rows+=("$((t1 - t0)) $((t2 - t1))")
+  done
+  printf '%s\n' "${rows[@]}" | awk -v n="$pairs" -v label="$label" '
+    { r[NR] = $2 / ($1 > 0 ? $1 : 1) }
+    END {
+      for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+      printf "  %spaired over %d runs: %.1fx as fast (median of the per-pair ratios; %.1f-%.1fx)\n", label, n, r[int((NR + 1) / 2)], r[1], r[NR]
+    }'
+}
 if [[ -n $NODE_ROW ]]; then
   node_wall=$(wall_of "$NODE_ROW")
   echo
   echo "times faster than Node's JSON.parse per line in this run (median wall):"
   for row in "${BIG_ROWS[@]}"; do
     printf '  %-44s %sx\n' "${row:0:43}" "$(ratio "$(wall_of "$row")" "$node_wall")"
+  done
+  # The rows above compare medians taken minutes apart; these pair the runs.
+  for args in "calls --summary" "verify --jobs 2"; do
+    # shellcheck disable=SC2086 # args is two words on purpose
+    paired "$(printf '%-36s plain  ' "dsh-replay $args")" "${BENCH_PAIRS:-9}" "$NODE" "$NODE_SCRIPT" "$PLAIN" -- "$BIN" $args "$PLAIN"
   done
 fi
 
@@ -229,22 +262,7 @@ JS
     printf '  verify over the tree: %sx as fast as Node walking and parsing it (medians of the runs above)\n' "$(ratio "$(wall_of "$tree_row")" "$(wall_of "$node_tree")")"
     # The same, run by run in pairs (dsh-replay, Node, dsh-replay, ...):
     # the median of the per-pair ratios, which a drifting machine does not skew.
-    pairs=${BENCH_TREE_PAIRS:-9}
-    rows=()
-    for ((i = 0; i < pairs; i++)); do
-      t0=${EPOCHREALTIME/./}
-      "$BIN" verify --jobs 2 "$TREE" >/dev/null 2>&1 || true
-      t1=${EPOCHREALTIME/./}
-      "$NODE" "$DIR/walk.js" "$TREE" >/dev/null 2>&1 || true
-      t2=${EPOCHREALTIME/./}
-      rows+=("$((t1 - t0)) $((t2 - t1))")
-    done
-    printf '%s\n' "${rows[@]}" | awk -v n="$pairs" '
-      { r[NR] = $2 / ($1 > 0 ? $1 : 1) }
-      END {
-        for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
-        printf "  paired over %d runs: %.1fx as fast (median of the per-pair ratios; %.1f-%.1fx)\n", n, r[int((NR + 1) / 2)], r[1], r[NR]
-      }'
+    paired "" "${BENCH_TREE_PAIRS:-9}" "$NODE" "$DIR/walk.js" "$TREE" -- "$BIN" verify --jobs 2 "$TREE"
   fi
 fi
 
