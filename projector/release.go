@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dsh-replay/dsh-replay/jsonv"
 )
 
 // releaseTool is a definition of a tool that DSH shipped from release since
@@ -163,4 +165,26 @@ func cmpInt(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// NewerAccepting is, for a value that the definition a log of release
+// resolves rejects, the oldest later release whose definition of name
+// accepts it ("" when none does): what the log might be pinned to if a
+// newer DSH wrote it than its format says.
+func (r *Registry) NewerAccepting(name, host, release string, value jsonv.Value) string {
+	if r.Config.Host != "" {
+		host = r.Config.Host
+	}
+	if host == "lasmex" {
+		return ""
+	}
+	rel := r.Release(release)
+	list := r.releaseTools[name]
+	for i := len(list) - 1; i >= 0; i-- {
+		rt := list[i]
+		if (rel == "" || CompareReleases(rt.since, rel) > 0) && len(rt.tool.ValidateValue(value)) == 0 {
+			return rt.since
+		}
+	}
+	return ""
 }

@@ -224,8 +224,11 @@ func (v *callRun) projectors() {
 			msgs[i] = x.Message
 		}
 		ptr := vs[0].Pointer
-		v.add(Finding{Class: SchemaInvalid, Sev: Failure, Projector: "schema", Pointer: ptr,
-			Message: "the recorded value violates the output schema: " + strings.Join(msgs, "; ")})
+		msg := "the recorded value violates the output schema: " + strings.Join(msgs, "; ")
+		if rel := v.e.reg.NewerAccepting(c.Name, c.Host, c.Release, c.Value); rel != "" {
+			msg += fmt.Sprintf(" (%s as DSH %s shipped it accepts this value; if that or a later DSH wrote this log, pass --config '{\"release\": %q}')", c.Name, rel, rel)
+		}
+		v.add(Finding{Class: SchemaInvalid, Sev: Failure, Projector: "schema", Pointer: ptr, Message: msg})
 		// Upstream never renders an invalid value (it becomes INVALID_TOOL_OUTPUT).
 		if c.Meta.IsDefined() && c.IsSubCall {
 			v.metaUnexpected()

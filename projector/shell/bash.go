@@ -13,22 +13,35 @@ import (
 type shellOptions struct {
 	background bool // enableRunInBackground: advertises run_in_background
 	escalation bool // services.shell.sandboxMode set: the executor confines
+	promotion  bool // PromotionRelease on: promoted values and the stopped marker
 }
 
 // newShellTool builds bash (tool-bash) or pwsh (tool-pwsh); the two share
 // the value contract, renderer and presenters byte for byte.
 func newShellTool(name, plugin string, params jsonv.Value, o shellOptions) *projector.Tool {
+	schema := shellOutputSchema()
+	if o.promotion {
+		schema = promotedOutputSchema()
+	}
 	t := &projector.Tool{
 		Name:       name,
 		Plugin:     plugin,
 		Parameters: params,
 		Output: &projector.Output{
-			Schema: shellOutputSchema(),
+			Schema: schema,
 			Render: func(_, value jsonv.Value) (jsonv.Value, error) {
-				if value.Get("kind").IsString() && value.Get("kind").Str() == "background" {
+				kind := value.Get("kind")
+				if kind.IsString() && kind.Str() == "background" {
 					return text("started background job " + jsonv.ToString(value.Get("jobId")))
 				}
-				return text(renderShellResult(value, o.escalation))
+				if o.promotion && kind.IsString() && kind.Str() == "promoted" {
+					s, err := renderPromoted(value)
+					if err != nil {
+						return jsonv.Value{}, err
+					}
+					return text(s)
+				}
+				return text(renderShellResult(value, o))
 			},
 		},
 		CallCards:   []string{"terminal", "generic"},
@@ -67,7 +80,7 @@ const escalationHint = "[sandbox: escalation available — retry this exact comm
 // renderShellResult is renderResult / renderPwshResult: stdout, a marked
 // stderr section, then the sandbox, timeout and exit markers (exit last,
 // because parseExitStatus anchors there).
-func renderShellResult(v jsonv.Value, escalation bool) string {
+func renderShellResult(v jsonv.Value, o shellOptions) string {
 	body := streamText(v.Get("stdout"))
 	if errText := streamText(v.Get("stderr")); errText != "" {
 		if body != "" && !strings.HasSuffix(body, "\n") {
@@ -81,12 +94,16 @@ func renderShellResult(v jsonv.Value, escalation bool) string {
 	var markers []string
 	if sb := v.Get("sandbox"); sb.Get("denied").Truthy() {
 		markers = append(markers, sandboxDenialMarker(sb.Get("mode")))
-		if escalation {
+		if o.escalation {
 			markers = append(markers, escalationHint)
 		}
 	}
 	if v.Get("timedOut").Truthy() {
 		markers = append(markers, "[timed out after "+jsonv.ToString(v.Get("timeoutMs"))+"ms]")
+	}
+	// From PromotionRelease: a kill from outside the call names its reason.
+	if st := v.Get("stopped"); o.promotion && st.IsDefined() {
+		markers = append(markers, "[stopped: "+jsonv.ToString(st)+"]")
 	}
 	if sig := v.Get("signal"); !sig.IsNull() {
 		markers = append(markers, "[killed by signal: "+jsonv.ToString(sig)+"]")

@@ -24,7 +24,7 @@ func Register(r *projector.Registry) error {
 			return err
 		}
 	}
-	return nil
+	return registerReleases(r)
 }
 
 // Tools builds the family's definitions for a deployment configuration.
