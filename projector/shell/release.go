@@ -8,14 +8,14 @@ import (
 	"github.com/dsh-replay/dsh-replay/projector"
 )
 
-// PromotionRelease is the first release found whose bash moves a foreground
-// command still running at its timeout to a background job instead of
-// killing it (packages/shell/tool-bash/src/{index,render}.ts of a 0.1.7-alpha.2
-// tree; the 0.1.6-alpha.1 tree has the pinned projectors). The value gains a
+// PromotionRelease is the first release found whose bash and pwsh move a
+// foreground command still running at its timeout to a background job
+// instead of killing it (packages/shell/tool-{bash,pwsh}/src/{index,render}.ts
+// of a 0.1.7-alpha.2 tree; the 0.1.6-alpha.1 tree has the pinned projectors). The value gains a
 // "promoted" branch and the foreground branch an optional "stopped" reason.
 const PromotionRelease = "0.1.7-alpha.2"
 
-// promotedOutputSchema is the bash value union of PromotionRelease: the
+// promotedOutputSchema is the bash/pwsh value union of PromotionRelease: the
 // pinned branches with "promoted" second and "stopped" after "aborted".
 var promotedOutputSchema = sync.OnceValue(func() jsonv.Value {
 	return projector.SchemaText(`{"oneOf":[` + backgroundOutputSchema +
@@ -51,27 +51,36 @@ func renderPromoted(v jsonv.Value) (string, error) {
 	return body + "[still running after " + jsonv.ToString(v.Get("timeoutMs")) + "ms; moved to background job " + jsonv.ToString(v.Get("jobId")) + "]\n" + promotedNotice, nil
 }
 
-// registerReleases adds bash as PromotionRelease shipped it, for the
-// deployment cfg describes (a persistent-PTY bash has no such release).
+// registerReleases adds bash and pwsh as PromotionRelease shipped them,
+// for the deployment cfg describes (a persistent-PTY shell has no such
+// release).
 func registerReleases(r *projector.Registry) error {
-	if r.Config.Plugin("tool-bash-persistent").IsDefined() {
-		return nil
-	}
 	escalation, err := sandboxConfined(r.Config)
 	if err != nil {
 		return err
 	}
-	bg, err := boolOption(r.Config, "tool-bash", "enableRunInBackground", true)
-	if err != nil {
-		return err
-	}
-	o := shellOptions{background: bg, escalation: escalation, promotion: true}
-	t := newShellTool("bash", "tool-bash", shellParameters(bashCommandDesc, bashDescriptionDesc, bg, escalation), o)
-	if HasFinalizer(t.Name) {
-		cfg := r.Config
-		t.FinalizeContent = func(args, value jsonv.Value, res projector.Result) jsonv.Value {
-			return FinalizeContent(cfg, "bash", args, value, res)
+	for _, s := range []struct{ name, plugin, persistent, commandDesc, descriptionDesc string }{
+		{"bash", "tool-bash", "tool-bash-persistent", bashCommandDesc, bashDescriptionDesc},
+		{"pwsh", "tool-pwsh", "tool-pwsh-persistent", pwshCommandDesc, pwshDescriptionDesc},
+	} {
+		if r.Config.Plugin(s.persistent).IsDefined() {
+			continue
+		}
+		bg, err := boolOption(r.Config, s.plugin, "enableRunInBackground", true)
+		if err != nil {
+			return err
+		}
+		o := shellOptions{background: bg, escalation: escalation, promotion: true}
+		t := newShellTool(s.name, s.plugin, shellParameters(s.commandDesc, s.descriptionDesc, bg, escalation), o)
+		if HasFinalizer(t.Name) {
+			name, cfg := t.Name, r.Config
+			t.FinalizeContent = func(args, value jsonv.Value, res projector.Result) jsonv.Value {
+				return FinalizeContent(cfg, name, args, value, res)
+			}
+		}
+		if err := r.AddReleaseTool(PromotionRelease, t); err != nil {
+			return err
 		}
 	}
-	return r.AddReleaseTool(PromotionRelease, t)
+	return nil
 }

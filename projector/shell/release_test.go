@@ -66,8 +66,8 @@ func TestBashPromotedRenderGolden(t *testing.T) {
 }
 
 // Each release's bash: promoted values and the stopped marker from
-// PromotionRelease on, the pinned definition before; pwsh and the
-// persistent bash have no such release.
+// PromotionRelease on, the pinned definition before; pwsh the same; the
+// persistent bash has no such release.
 func TestBashByRelease(t *testing.T) {
 	promoted := jsonv.MustParse(`{"kind":"promoted","jobId":"job-1","timeoutMs":5000,"output":"so far"}`)
 	stopped := jsonv.MustParse(`{"kind":"foreground","exitCode":null,"signal":"SIGTERM","timedOut":false,"aborted":false,"stopped":"stopped by the user","timeoutMs":120000,"stdout":{"text":"out","truncated":false},"stderr":{"text":"","truncated":false}}`)
@@ -91,8 +91,13 @@ func TestBashByRelease(t *testing.T) {
 		}
 	}
 	r := projectortest.NewRegistry(t, "", Register)
-	if len(r.LookupAt("pwsh", "", "0.1.7").ValidateValue(promoted)) == 0 {
-		t.Error("pwsh accepts a promoted value at 0.1.7: only bash's promotion is known")
+	for release, want := range map[string]bool{"0.1.6-alpha.1": false, "0.1.7": true} {
+		if got := len(r.LookupAt("pwsh", "", release).ValidateValue(promoted)) == 0; got != want {
+			t.Errorf("pwsh at %s accepts a promoted value: %v, want %v", release, got, want)
+		}
+	}
+	if got, err := r.LookupAt("pwsh", "", "0.1.7").RunRender(jsonv.Obj(), promoted); err != nil || !strings.HasPrefix(got.At(0).Get("text").Str(), "so far\n[still running") {
+		t.Errorf("pwsh promoted render %v, %v", got, err)
 	}
 	if len(bashAt(t, `{"plugins":{"tool-bash-persistent":{}}}`, "0.1.7").ValidateValue(jsonv.Str("out"))) != 0 {
 		t.Error("the persistent bash lost its string value at 0.1.7")
