@@ -37,18 +37,19 @@ func (o *toolsOptions) Validate() error {
 type toolsSchemaOptions struct {
 	*toolsOptions
 	cmdutil.IO
-	// scope picks a definition registered in an agent scope ("team": the
-	// Team's send_message, list_agents, interrupt_agent) over the global one.
+	// scope picks a definition registered in a scope ("team": the Team's
+	// send_message, list_agents, interrupt_agent; "ask-timed": the timed
+	// ask_user_question) over the global one.
 	scope string
 }
 
-// Validate accepts the one scope the registry knows.
+// Validate accepts the scopes the registry knows.
 func (o *toolsSchemaOptions) Validate() error {
 	if err := o.toolsOptions.Validate(); err != nil {
 		return err
 	}
-	if o.scope != "" && o.scope != projector.TeamScope {
-		return cmdutil.UsageErr("--scope: %q is not a scope (the one scope is %q)", o.scope, projector.TeamScope)
+	if o.scope != "" && o.scope != projector.TeamScope && o.scope != projector.AskTimedScope {
+		return cmdutil.UsageErr("--scope: %q is not a scope (the scopes are %q and %q)", o.scope, projector.TeamScope, projector.AskTimedScope)
 	}
 	return nil
 }
@@ -88,7 +89,7 @@ difference; docs/host.md). Exit 0 when no tool differs, 1 when one does,
 		Args:  cobra.ExactArgs(1),
 		RunE:  cmdutil.RunE(so, schemaF, runToolsSchema),
 	}
-	schema.Flags().StringVar(&so.scope, "scope", "", "print the definition registered in this agent `scope` (team: the Team's own send_message, list_agents, interrupt_agent)")
+	schema.Flags().StringVar(&so.scope, "scope", "", "print the definition registered in this `scope` (team: the Team's own send_message, list_agents, interrupt_agent; ask-timed: the timed ask_user_question)")
 	c.AddCommand(schema)
 	return c
 }

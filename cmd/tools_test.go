@@ -148,7 +148,8 @@ func TestToolsTextOneWrite(t *testing.T) {
 
 // The Team's own send_message (tool-agent-team, registered in a member's
 // scope) has its own schemas: --scope team prints them, not
-// tool-subagent-control's; a scope that does not exist is a usage error.
+// tool-subagent-control's; --scope ask-timed the timed ask_user_question;
+// a scope that does not exist is a usage error.
 func TestToolsSchemaScope(t *testing.T) {
 	t.Parallel()
 	global, _, code := cli(t, nil, "tools", "schema", "send_message")
@@ -164,5 +165,10 @@ func TestToolsSchemaScope(t *testing.T) {
 	}
 	if _, errs, code := cli(t, nil, "tools", "schema", "--scope", "nope", "send_message"); code != cmdutil.ExitUsage || !strings.Contains(errs, "not a scope") {
 		t.Errorf("an unknown scope: exit %d: %s", code, errs)
+	}
+	blocking, _, _ := cli(t, nil, "tools", "schema", "ask_user_question")
+	timed, errs, code := cli(t, nil, "tools", "schema", "--scope", "ask-timed", "ask_user_question")
+	if code != cmdutil.ExitOK || !strings.Contains(timed, `"timeout"`) || !strings.Contains(timed, `"pending"`) || strings.Contains(blocking, `"pending"`) {
+		t.Errorf("exit %d: the timed ask_user_question not printed:\n%s%s", code, timed, errs)
 	}
 }

@@ -67,6 +67,7 @@ type record struct {
 	// the log was first written in format 2 or older.
 	migrated bool
 	team     bool // request/header: IsTeamMember
+	askTimed bool // request/header: AskTimedHeader
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -492,6 +493,7 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				raw := r.RawValue()
 				rec.host = HostOfSystemPrompt(raw)
 				rec.team = IsTeamMember(raw)
+				rec.askTimed = rec.typ == "request/header" && AskTimedHeader(raw)
 				rec.migrated = rec.typ == "system/message" && bytes.Contains(raw, migratedSystemID)
 			case needsData(rec.typ):
 				rec.data = decodeData(r, rec.typ, rec.mode, &rec.bad)
@@ -1110,6 +1112,37 @@ var teamPolicy = []byte(`Agent Teams is available in this session, but create te
 // IsTeamMember reports whether a request header's raw JSON is a DSH Agent
 // Teams member's (its system prompt has the team policy section).
 func IsTeamMember(raw []byte) bool { return bytes.Contains(raw, teamPolicy) }
+
+// AskTimedHeader reports whether a request/header's raw data declares
+// tool-ask-user's opt-in timed ask_user_question: the definition whose
+// parameters have "timeout", which the blocking one never declares
+// (upstream's user-questions fold decides a call's mode the same way, from
+// the newest request header before it).
+func AskTimedHeader(raw []byte) bool {
+	if !bytes.Contains(raw, askName) || !bytes.Contains(raw, timeoutKey) {
+		return false
+	}
+	v, err := jsonv.Parse(raw)
+	if err != nil {
+		return false
+	}
+	tools := v.Get("header").Get("tools")
+	if !tools.IsArray() {
+		return false
+	}
+	for _, t := range tools.Elems() {
+		if t.Get("name").IsString() && t.Get("name").Str() == "ask_user_question" {
+			props := t.Get("parameters").Get("properties")
+			return props.IsObject() && props.Has("timeout")
+		}
+	}
+	return false
+}
+
+var (
+	askName    = []byte(`"ask_user_question"`)
+	timeoutKey = []byte(`"timeout"`)
+)
 
 // HostOfSystemPrompt is the host a request header's raw JSON names through
 // its default identity line: "dsh", "lasmex" or "".

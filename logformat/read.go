@@ -224,6 +224,7 @@ type reader struct {
 	streamFormat   int
 	streamMigrated bool
 	team           bool // a request header showed a Team member (Call.Team)
+	askTimed       bool // the newest request header declares the timed ask_user_question
 	opts           Options
 	fn             func(*Call) error
 	sum            Summary

@@ -271,6 +271,11 @@ func (r *Registry) AddHostMatcher(host string, m Matcher) {
 // registers them in each Team member's agent scope).
 const TeamScope = "team"
 
+// AskTimedScope holds tool-ask-user's opt-in timed ask_user_question: a
+// call resolves to it when the newest request header before it declares
+// that definition (see Recorded.AskTimed); the log always says which.
+const AskTimedScope = "ask-timed"
+
 // AddScopedTool registers a tool a plugin registers in an agent scope
 // (scope "team": tool-agent-team's). A call resolves to it when the log
 // shows the calling agent in that scope (see Recorded.Team), or when the

@@ -41,3 +41,46 @@ func TestSchemaInvalidNamesLaterRelease(t *testing.T) {
 		}
 	}
 }
+
+// A timed ask_user_question (the log's request header declares it) verifies
+// a pending value and a timeout argument; the blocking one rejects the
+// pending value, and a bad timeout is the timed definition's rejection.
+func TestAskTimedCalls(t *testing.T) {
+	reg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending := `{"pending":true,"callId":"c1","message":"No answer batch arrived before the timeout."}`
+	answers := `{"answers":[{"id":"q","selected":["Yes"]}]}`
+	args := `{"questions":[{"id":"q","question":"Continue?"}],"timeout":30}`
+	for _, tc := range []struct {
+		name, value string
+		timed       bool
+		want        string
+	}{
+		{"timed pending", pending, true, ""},
+		{"timed answers", answers, true, ""},
+		{"legacy answers", answers, false, ""},
+		{"legacy pending", pending, false, "schema-invalid"},
+	} {
+		v := jsonv.MustParse(tc.value)
+		c := call(tc.value, `[{"type":"text","text":`+jsonv.Quote(jsonv.Stringify(v))+`}]`, "")
+		c.Name, c.RawArguments, c.Arguments = "ask_user_question", args, jsonv.MustParse(args)
+		c.AskTimed = tc.timed
+		rs := NewEngine(reg, Options{Strict: true}).VerifyCall(c)
+		if got := classes(rs); got != tc.want {
+			t.Errorf("%s: findings %q, want %q: %v", tc.name, got, tc.want, rs[0].Findings)
+		}
+	}
+	rec := Recorded(call("", `[{"type":"text","text":"Error: invalid arguments: \"timeout\" must be an integer"}]`, ""))
+	rec.Name, rec.AskTimed, rec.IsError = "ask_user_question", true, true
+	rec.Args = jsonv.MustParse(`{"questions":[{"id":"q","question":"Continue?"}],"timeout":"soon"}`)
+	rec.ExecArgs = rec.Args
+	if got := reg.Resolve(&rec); got == nil || !got.Parameters.Get("properties").Has("timeout") {
+		t.Errorf("a timed call resolves to %v, not the timed definition", got)
+	}
+	rec.AskTimed = false
+	if got := reg.Resolve(&rec); got == nil || got.Parameters.Get("properties").Has("timeout") {
+		t.Errorf("a blocking call resolves to the timed definition")
+	}
+}

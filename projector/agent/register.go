@@ -40,6 +40,9 @@ func Register(r *projector.Registry) error {
 	if err := registerTeam(r); err != nil {
 		return err
 	}
+	if err := r.AddScopedTool(projector.AskTimedScope, askTimedTool(r.Config)); err != nil {
+		return err
+	}
 	if r.Config.Host == "" {
 		// The hosts word a background subagent's start differently.
 		subs, matcher := subagentTools(r.Config.WithHost("dsh"))
