@@ -39,7 +39,8 @@ type toolsSchemaOptions struct {
 	cmdutil.IO
 	// scope picks a definition registered in a scope ("team": the Team's
 	// send_message, list_agents, interrupt_agent; "ask-timed": the timed
-	// ask_user_question) over the global one.
+	// ask_user_question; "plan-details": exit_plan_mode with details) over
+	// the global one.
 	scope string
 }
 
@@ -48,8 +49,10 @@ func (o *toolsSchemaOptions) Validate() error {
 	if err := o.toolsOptions.Validate(); err != nil {
 		return err
 	}
-	if o.scope != "" && o.scope != projector.TeamScope && o.scope != projector.AskTimedScope {
-		return cmdutil.UsageErr("--scope: %q is not a scope (the scopes are %q and %q)", o.scope, projector.TeamScope, projector.AskTimedScope)
+	switch o.scope {
+	case "", projector.TeamScope, projector.AskTimedScope, projector.PlanDetailsScope:
+	default:
+		return cmdutil.UsageErr("--scope: %q is not a scope (the scopes are %q, %q and %q)", o.scope, projector.TeamScope, projector.AskTimedScope, projector.PlanDetailsScope)
 	}
 	return nil
 }
@@ -89,7 +92,7 @@ difference; docs/host.md). Exit 0 when no tool differs, 1 when one does,
 		Args:  cobra.ExactArgs(1),
 		RunE:  cmdutil.RunE(so, schemaF, runToolsSchema),
 	}
-	schema.Flags().StringVar(&so.scope, "scope", "", "print the definition registered in this `scope` (team: the Team's own send_message, list_agents, interrupt_agent; ask-timed: the timed ask_user_question)")
+	schema.Flags().StringVar(&so.scope, "scope", "", "print the definition registered in this `scope` (team: the Team's own send_message, list_agents, interrupt_agent; ask-timed: the timed ask_user_question; plan-details: exit_plan_mode with its details annex)")
 	c.AddCommand(schema)
 	return c
 }

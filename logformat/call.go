@@ -50,10 +50,11 @@ type Call struct {
 	// the team's scoped tools (send_message, list_agents, ...) shadow
 	// global ones of the same name.
 	Team bool
-	// AskTimed: the newest request header before the call declares
-	// ask_user_question with a "timeout" parameter (tool-ask-user's opt-in
-	// timed mode), whose definition then replays an ask_user_question call.
-	AskTimed bool
+	// Variants are the definitions the newest request header before the
+	// call declares where they differ from the pinned ones (VariantAskTimed,
+	// VariantPlanDetails; see HeaderVariants): the registry's definition in
+	// that scope replays the call. Shared between calls: never modified.
+	Variants []string
 	// Format is the session log format version the log was written in (0-4).
 	Format int
 	// Release is the oldest DSH release the log's format implies ("0.1.5"

@@ -66,8 +66,8 @@ type record struct {
 	// migrated: a system/message upstream's v2→v3 edge made (its id), so
 	// the log was first written in format 2 or older.
 	migrated bool
-	team     bool // request/header: IsTeamMember
-	askTimed bool // request/header: AskTimedHeader
+	team     bool     // request/header: IsTeamMember
+	variants []string // request/header: HeaderVariants
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -493,7 +493,9 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				raw := r.RawValue()
 				rec.host = HostOfSystemPrompt(raw)
 				rec.team = IsTeamMember(raw)
-				rec.askTimed = rec.typ == "request/header" && AskTimedHeader(raw)
+				if rec.typ == "request/header" {
+					rec.variants = HeaderVariants(raw)
+				}
 				rec.migrated = rec.typ == "system/message" && bytes.Contains(raw, migratedSystemID)
 			case needsData(rec.typ):
 				rec.data = decodeData(r, rec.typ, rec.mode, &rec.bad)
@@ -1113,36 +1115,61 @@ var teamPolicy = []byte(`Agent Teams is available in this session, but create te
 // Teams member's (its system prompt has the team policy section).
 func IsTeamMember(raw []byte) bool { return bytes.Contains(raw, teamPolicy) }
 
-// AskTimedHeader reports whether a request/header's raw data declares
-// tool-ask-user's opt-in timed ask_user_question: the definition whose
-// parameters have "timeout", which the blocking one never declares
-// (upstream's user-questions fold decides a call's mode the same way, from
-// the newest request header before it).
-func AskTimedHeader(raw []byte) bool {
-	if !bytes.Contains(raw, askName) || !bytes.Contains(raw, timeoutKey) {
-		return false
+// Definitions a request header can show that differ from the pinned ones
+// and that a log tells apart by what the header declares, not by release
+// (their releases are not established): a call is replayed by the
+// definition the newest request header before it declared.
+const (
+	// VariantAskTimed: ask_user_question declares "timeout" (tool-ask-user's
+	// opt-in mode: timed; upstream's user-questions fold decides a call's
+	// mode the same way).
+	VariantAskTimed = "ask-timed"
+	// VariantPlanDetails: exit_plan_mode declares "details" (plan-mode's
+	// implementation-detail annex).
+	VariantPlanDetails = "plan-details"
+)
+
+// headerVariants are the variants by tool and the parameter that shows one.
+var headerVariants = []struct {
+	variant, tool, param string
+	toolJSON, paramJSON  []byte
+}{
+	{VariantAskTimed, "ask_user_question", "timeout", []byte(`"ask_user_question"`), []byte(`"timeout"`)},
+	{VariantPlanDetails, "exit_plan_mode", "details", []byte(`"exit_plan_mode"`), []byte(`"details"`)},
+}
+
+// HeaderVariants lists the variants a request/header's raw data declares
+// (nil for most headers: the header is parsed only when it names a
+// variant's tool and parameter).
+func HeaderVariants(raw []byte) []string {
+	maybe := false
+	for _, hv := range headerVariants {
+		maybe = maybe || bytes.Contains(raw, hv.toolJSON) && bytes.Contains(raw, hv.paramJSON)
+	}
+	if !maybe {
+		return nil
 	}
 	v, err := jsonv.Parse(raw)
 	if err != nil {
-		return false
+		return nil
 	}
 	tools := v.Get("header").Get("tools")
 	if !tools.IsArray() {
-		return false
+		return nil
 	}
-	for _, t := range tools.Elems() {
-		if t.Get("name").IsString() && t.Get("name").Str() == "ask_user_question" {
-			props := t.Get("parameters").Get("properties")
-			return props.IsObject() && props.Has("timeout")
+	var out []string
+	for _, hv := range headerVariants {
+		for _, t := range tools.Elems() {
+			if name := t.Get("name"); name.IsString() && name.Str() == hv.tool {
+				if props := t.Get("parameters").Get("properties"); props.IsObject() && props.Has(hv.param) {
+					out = append(out, hv.variant)
+				}
+				break
+			}
 		}
 	}
-	return false
+	return out
 }
-
-var (
-	askName    = []byte(`"ask_user_question"`)
-	timeoutKey = []byte(`"timeout"`)
-)
 
 // HostOfSystemPrompt is the host a request header's raw JSON names through
 // its default identity line: "dsh", "lasmex" or "".

@@ -46,7 +46,7 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 		// Team membership is durable: once shown, the session is a member's.
 		rd.team = rd.team || rec.team
 		if typ == "request/header" {
-			rd.askTimed = rec.askTimed // each request declares its own tools
+			rd.variants = rec.variants // each request declares its own tools
 		}
 		if rec.host != "" {
 			rd.host = rec.host
@@ -76,7 +76,7 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 }
 
 func (rd *reader) newCall(id string) *Call {
-	c := &Call{File: rd.file, CallID: id, Seq: -1, Host: rd.host, Format: max(rd.version, 0), Release: rd.release, Team: rd.team, AskTimed: rd.askTimed}
+	c := &Call{File: rd.file, CallID: id, Seq: -1, Host: rd.host, Format: max(rd.version, 0), Release: rd.release, Team: rd.team, Variants: rd.variants}
 	rd.calls[id] = c
 	if rd.chunkCalls != nil {
 		delete(rd.chunkCalls, id)
@@ -389,7 +389,7 @@ func (rd *reader) newSub(d jsonv.Value, id string, line int) *Call {
 		File: rd.file, CallID: id, Seq: -1, IsSubCall: true,
 		RootCallID: rootID, ParentCallID: d.Get("parentCallId").Str(),
 		Name: d.Get("name").Str(), Turn: root.Turn, Step: root.Step, Host: root.Host,
-		Format: root.Format, Release: root.Release, Team: root.Team, AskTimed: root.AskTimed,
+		Format: root.Format, Release: root.Release, Team: root.Team, Variants: root.Variants,
 	}
 	if args := d.Get("arguments"); args.IsDefined() {
 		s.RawArguments = jsonv.Encode(args)

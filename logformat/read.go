@@ -223,8 +223,8 @@ type reader struct {
 	// upstream's v2→v3 migration made.
 	streamFormat   int
 	streamMigrated bool
-	team           bool // a request header showed a Team member (Call.Team)
-	askTimed       bool // the newest request header declares the timed ask_user_question
+	team           bool     // a request header showed a Team member (Call.Team)
+	variants       []string // what the newest request header declares (Call.Variants)
 	opts           Options
 	fn             func(*Call) error
 	sum            Summary

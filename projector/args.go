@@ -43,10 +43,10 @@ type Recorded struct {
 	// header carries tool-agent-team's policy), so the team's scoped tools
 	// shadow global ones of the same name.
 	Team bool
-	// AskTimed: the newest request header declares the timed
-	// ask_user_question (logformat.Call.AskTimed): scope AskTimedScope's
-	// definition replays the call.
-	AskTimed bool
+	// Variants are the scopes whose definitions the log's request header
+	// declares (logformat.Call.Variants: AskTimedScope, PlanDetailsScope):
+	// a definition of the call's name in one of them replays it.
+	Variants []string
 	// Args are the presenters' arguments (strict JSON.parse; undefined when
 	// that failed), ExecArgs execution's (see replay.ExecArgs).
 	Args, ExecArgs jsonv.Value
@@ -188,8 +188,8 @@ func declines(t *Tool, args jsonv.Value) []Violation {
 // buf holds them (three at most: the array stays on the caller's stack).
 func (r *Registry) candidates(rec *Recorded, buf *[3]*Tool) []*Tool {
 	out := buf[:0]
-	if rec.AskTimed {
-		if t := r.scoped[AskTimedScope][rec.Name]; t != nil {
+	for _, v := range rec.Variants {
+		if t := r.scoped[v][rec.Name]; t != nil {
 			return append(out, t)
 		}
 	}

@@ -271,10 +271,13 @@ func (r *Registry) AddHostMatcher(host string, m Matcher) {
 // registers them in each Team member's agent scope).
 const TeamScope = "team"
 
-// AskTimedScope holds tool-ask-user's opt-in timed ask_user_question: a
-// call resolves to it when the newest request header before it declares
-// that definition (see Recorded.AskTimed); the log always says which.
-const AskTimedScope = "ask-timed"
+// Scopes of definitions a log's request header shows (Recorded.Variants;
+// the names are logformat's Variant constants): tool-ask-user's opt-in
+// timed ask_user_question, and exit_plan_mode with its details annex.
+const (
+	AskTimedScope    = "ask-timed"
+	PlanDetailsScope = "plan-details"
+)
 
 // AddScopedTool registers a tool a plugin registers in an agent scope
 // (scope "team": tool-agent-team's). A call resolves to it when the log

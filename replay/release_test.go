@@ -66,21 +66,51 @@ func TestAskTimedCalls(t *testing.T) {
 		v := jsonv.MustParse(tc.value)
 		c := call(tc.value, `[{"type":"text","text":`+jsonv.Quote(jsonv.Stringify(v))+`}]`, "")
 		c.Name, c.RawArguments, c.Arguments = "ask_user_question", args, jsonv.MustParse(args)
-		c.AskTimed = tc.timed
+		if tc.timed {
+			c.Variants = []string{projector.AskTimedScope}
+		}
 		rs := NewEngine(reg, Options{Strict: true}).VerifyCall(c)
 		if got := classes(rs); got != tc.want {
 			t.Errorf("%s: findings %q, want %q: %v", tc.name, got, tc.want, rs[0].Findings)
 		}
 	}
 	rec := Recorded(call("", `[{"type":"text","text":"Error: invalid arguments: \"timeout\" must be an integer"}]`, ""))
-	rec.Name, rec.AskTimed, rec.IsError = "ask_user_question", true, true
+	rec.Name, rec.Variants, rec.IsError = "ask_user_question", []string{projector.AskTimedScope}, true
 	rec.Args = jsonv.MustParse(`{"questions":[{"id":"q","question":"Continue?"}],"timeout":"soon"}`)
 	rec.ExecArgs = rec.Args
 	if got := reg.Resolve(&rec); got == nil || !got.Parameters.Get("properties").Has("timeout") {
 		t.Errorf("a timed call resolves to %v, not the timed definition", got)
 	}
-	rec.AskTimed = false
+	rec.Variants = nil
 	if got := reg.Resolve(&rec); got == nil || got.Parameters.Get("properties").Has("timeout") {
 		t.Errorf("a blocking call resolves to the timed definition")
+	}
+}
+
+// exit_plan_mode with a details annex: a call whose header declares it
+// draws the annex as a second text block; the pinned definition ignores it.
+func TestPlanDetailsCalls(t *testing.T) {
+	reg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := jsonv.MustParse(`{"plan":"# Ship it\n\nDo the thing.","details":"Step 1: edit main.go"}`)
+	texts := func(variants []string) string {
+		rec := projector.Recorded{Name: "exit_plan_mode", Args: args, ExecArgs: args, Variants: variants}
+		view, err := reg.Resolve(&rec).CallView(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, b := range view.Get("content").Elems() {
+			out = append(out, b.Get("text").Str())
+		}
+		return view.Get("title").Str() + ": " + strings.Join(out, " | ")
+	}
+	if got, want := texts([]string{projector.PlanDetailsScope}), "Ship it: # Ship it\n\nDo the thing. | Step 1: edit main.go"; got != want {
+		t.Errorf("with details: %q, want %q", got, want)
+	}
+	if got, want := texts(nil), "Ship it: # Ship it\n\nDo the thing."; got != want {
+		t.Errorf("pinned: %q, want %q", got, want)
 	}
 }

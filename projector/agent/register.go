@@ -43,6 +43,9 @@ func Register(r *projector.Registry) error {
 	if err := r.AddScopedTool(projector.AskTimedScope, askTimedTool(r.Config)); err != nil {
 		return err
 	}
+	if err := r.AddScopedTool(projector.PlanDetailsScope, planDetailsTool()); err != nil {
+		return err
+	}
 	if r.Config.Host == "" {
 		// The hosts word a background subagent's start differently.
 		subs, matcher := subagentTools(r.Config.WithHost("dsh"))

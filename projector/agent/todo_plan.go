@@ -53,6 +53,25 @@ func todoTools(_ projector.Config) []*projector.Tool {
 // exit_plan_mode (packages/plan/plan-mode/src/index.ts).
 const planApproved = "Plan approved — plan mode exited; carry out the plan starting with your next step."
 
+// presentPlan is the plan card: titled by the plan's first heading, the
+// plan as its content.
+func presentPlan(args jsonv.Value) jsonv.Value {
+	plan := args.Get("plan")
+	if !plan.IsString() {
+		panic(toolkit.MethodErr(plan, "args.plan", "split"))
+	}
+	title, ok := firstHeading(plan.Str())
+	if !ok {
+		title = "Plan"
+	}
+	return jsonv.Obj(
+		jsonv.M("card", jsonv.Str("generic")),
+		jsonv.M("title", jsonv.Str(title)),
+		jsonv.M("kind", jsonv.Str("other")),
+		jsonv.M("content", jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", plan)))),
+	)
+}
+
 func planTools() []*projector.Tool {
 	return []*projector.Tool{{
 		Name:       "exit_plan_mode",
@@ -62,22 +81,7 @@ func planTools() []*projector.Tool {
 			Schema: toolkit.MustCompile(`{"type":"object","additionalProperties":false,"properties":{"approved":{"type":"boolean","const":true,"required":true}}}`),
 			Render: func(_, _ jsonv.Value) (jsonv.Value, error) { return text(planApproved) },
 		},
-		PresentCall: func(args jsonv.Value) jsonv.Value {
-			plan := args.Get("plan")
-			if !plan.IsString() {
-				panic(toolkit.MethodErr(plan, "args.plan", "split"))
-			}
-			title, ok := firstHeading(plan.Str())
-			if !ok {
-				title = "Plan"
-			}
-			return jsonv.Obj(
-				jsonv.M("card", jsonv.Str("generic")),
-				jsonv.M("title", jsonv.Str(title)),
-				jsonv.M("kind", jsonv.Str("other")),
-				jsonv.M("content", jsonv.Arr(jsonv.Obj(jsonv.M("type", jsonv.Str("text")), jsonv.M("text", plan)))),
-			)
-		},
+		PresentCall: presentPlan,
 		// Always the review card over the delivered content, whatever isError and meta say.
 		PresentResult: func(_ jsonv.Value, r projector.Result) jsonv.Value {
 			return jsonv.Obj(
