@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -414,11 +415,23 @@ func TestReadWorkersBounded(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "big.jsonl")
 	os.WriteFile(p, log.Bytes(), 0o644)
 	batches := log.Len()/(512<<10) + 1
-	base, peak := runtime.NumGoroutine(), 0
-	_, err := ReadCalls(p, Options{Jobs: 1_000_000, NoViewPrepass: true, NoSidecar: true}, func(*Call) error {
-		peak = max(peak, runtime.NumGoroutine()-base)
-		return nil
-	})
+	// A sampler watches the whole read: the callbacks alone may all run
+	// after the workers have gone (decoding outran applying).
+	var stop atomic.Bool
+	sampled := make(chan int)
+	started := make(chan int)
+	go func() {
+		base, peak := <-started, 0
+		for !stop.Load() {
+			peak = max(peak, runtime.NumGoroutine()-base)
+			runtime.Gosched()
+		}
+		sampled <- peak
+	}()
+	started <- runtime.NumGoroutine()
+	_, err := ReadCalls(p, Options{Jobs: 1_000_000, NoViewPrepass: true, NoSidecar: true}, func(*Call) error { return nil })
+	stop.Store(true)
+	peak := <-sampled
 	if err != nil {
 		t.Fatal(err)
 	}
