@@ -1,6 +1,8 @@
 package logformat
 
 import (
+	"sync"
+
 	"github.com/dsh-replay/dsh-replay/internal/termquote"
 	"github.com/dsh-replay/dsh-replay/jsonv"
 )
@@ -55,6 +57,10 @@ type Call struct {
 	// VariantPlanDetails; see HeaderVariants): the registry's definition in
 	// that scope replays the call. Shared between calls: never modified.
 	Variants []string
+	// Request is the newest request header before the call: the tool
+	// definitions the model was given (nil when the log has none, and
+	// under Options.ShapesOnly). Shared between calls.
+	Request *RequestHeader
 	// Format is the session log format version the log was written in (0-4).
 	Format int
 	// Release is the oldest DSH release the log's format implies ("0.1.5"
@@ -178,4 +184,38 @@ func itoa(i int) string {
 		b[n] = '-'
 	}
 	return string(b[n:])
+}
+
+// RequestHeader is one request/header event's data, parsed on first use: a call
+// that verifies never needs it; a diverging one compares the definition
+// the host declared with the port's.
+type RequestHeader struct {
+	Line int // the event's line
+	raw  []byte
+	once sync.Once
+	defs map[string]jsonv.Value
+}
+
+// Tool is the definition the header declares for name ({name, description,
+// parameters, ...}), if it declares one.
+func (h *RequestHeader) Tool(name string) (jsonv.Value, bool) {
+	if h == nil {
+		return jsonv.Value{}, false
+	}
+	h.once.Do(func() {
+		h.defs = map[string]jsonv.Value{}
+		v, err := jsonv.Parse(h.raw)
+		if err != nil {
+			return
+		}
+		for _, t := range v.Get("header").Get("tools").Elems() {
+			if n := t.Get("name"); n.IsString() {
+				if _, dup := h.defs[n.Str()]; !dup {
+					h.defs[n.Str()] = t
+				}
+			}
+		}
+	})
+	t, ok := h.defs[name]
+	return t, ok
 }

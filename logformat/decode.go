@@ -68,6 +68,7 @@ type record struct {
 	migrated bool
 	team     bool     // request/header: IsTeamMember
 	variants []string // request/header: HeaderVariants
+	header   []byte   // request/header: its data, in the line's buffer
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -495,6 +496,7 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				rec.team = IsTeamMember(raw)
 				if rec.typ == "request/header" {
 					rec.variants = HeaderVariants(raw)
+					rec.header = raw
 				}
 				rec.migrated = rec.typ == "system/message" && bytes.Contains(raw, migratedSystemID)
 			case needsData(rec.typ):

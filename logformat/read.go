@@ -223,8 +223,9 @@ type reader struct {
 	// upstream's v2→v3 migration made.
 	streamFormat   int
 	streamMigrated bool
-	team           bool     // a request header showed a Team member (Call.Team)
-	variants       []string // what the newest request header declares (Call.Variants)
+	team           bool           // a request header showed a Team member (Call.Team)
+	variants       []string       // what the newest request header declares (Call.Variants)
+	reqHeader      *RequestHeader // the newest request header (Call.Request)
 	opts           Options
 	fn             func(*Call) error
 	sum            Summary

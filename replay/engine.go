@@ -113,6 +113,7 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 	}
 	v := &callRun{e: e, tool: tool, c: c, res: &res, check: check}
 	v.run()
+	hintDeclared(c, tool, res.Findings)
 	if e.opts.Views {
 		res.View = newView(c, v.callView, v.resultView, v.callErr, v.resultErr)
 	}
