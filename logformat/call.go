@@ -52,11 +52,6 @@ type Call struct {
 	// the team's scoped tools (send_message, list_agents, ...) shadow
 	// global ones of the same name.
 	Team bool
-	// Variants are the definitions the newest request header before the
-	// call declares where they differ from the pinned ones (VariantAskTimed,
-	// VariantPlanDetails; see HeaderVariants): the registry's definition in
-	// that scope replays the call. Shared between calls: never modified.
-	Variants []string
 	// Request is the newest request header before the call: the tool
 	// definitions the model was given (nil when the log has none, and
 	// under Options.ShapesOnly). Shared between calls.
@@ -196,6 +191,12 @@ type RequestHeader struct {
 	defs map[string]jsonv.Value
 }
 
+// NewRequestHeader is the header whose request/header event data is data
+// (the caller keeps data unchanged), at line.
+func NewRequestHeader(line int, data []byte) *RequestHeader {
+	return &RequestHeader{Line: line, raw: data}
+}
+
 // Tool is the definition the header declares for name ({name, description,
 // parameters, ...}), if it declares one.
 func (h *RequestHeader) Tool(name string) (jsonv.Value, bool) {
@@ -219,3 +220,26 @@ func (h *RequestHeader) Tool(name string) (jsonv.Value, bool) {
 	t, ok := h.defs[name]
 	return t, ok
 }
+
+// Variants are the definitions of tool this header declares where they
+// differ from the pinned ones (VariantAskTimed, VariantPlanDetails): the
+// registry's definition in that scope replays a call of tool. The header
+// is parsed only for a tool that has variants.
+func (h *RequestHeader) Variants(tool string) []string {
+	var out []string
+	for _, hv := range headerVariants {
+		if hv.tool != tool {
+			continue
+		}
+		if def, ok := h.Tool(tool); ok {
+			if props := def.Get("parameters").Get("properties"); props.IsObject() && props.Has(hv.param) {
+				out = append(out, hv.variant)
+			}
+		}
+	}
+	return out
+}
+
+// Variants are the definitions of the call's tool its request header
+// declares (RequestHeader.Variants; nil without a header).
+func (c *Call) Variants() []string { return c.Request.Variants(c.Name) }

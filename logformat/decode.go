@@ -66,9 +66,8 @@ type record struct {
 	// migrated: a system/message upstream's v2→v3 edge made (its id), so
 	// the log was first written in format 2 or older.
 	migrated bool
-	team     bool     // request/header: IsTeamMember
-	variants []string // request/header: HeaderVariants
-	header   []byte   // request/header: its data, in the line's buffer
+	team     bool   // request/header: IsTeamMember
+	header   []byte // request/header: its data, in the line's buffer
 	// toolChunk is the call id of a streamed tool-call chunk (a delta, a
 	// tool-call block end, or a packed tool-call-chunks row).
 	toolChunk string
@@ -495,7 +494,6 @@ func decodeEventMembers(r *jsonv.ObjectReader, rec *record) {
 				rec.host = HostOfSystemPrompt(raw)
 				rec.team = IsTeamMember(raw)
 				if rec.typ == "request/header" {
-					rec.variants = HeaderVariants(raw)
 					rec.header = raw
 				}
 				rec.migrated = rec.typ == "system/message" && bytes.Contains(raw, migratedSystemID)
@@ -1132,43 +1130,17 @@ const (
 )
 
 // headerVariants are the variants by tool and the parameter that shows one.
-var headerVariants = []struct {
-	variant, tool, param string
-	toolJSON, paramJSON  []byte
-}{
-	{VariantAskTimed, "ask_user_question", "timeout", []byte(`"ask_user_question"`), []byte(`"timeout"`)},
-	{VariantPlanDetails, "exit_plan_mode", "details", []byte(`"exit_plan_mode"`), []byte(`"details"`)},
+var headerVariants = []struct{ variant, tool, param string }{
+	{VariantAskTimed, "ask_user_question", "timeout"},
+	{VariantPlanDetails, "exit_plan_mode", "details"},
 }
 
-// HeaderVariants lists the variants a request/header's raw data declares
-// (nil for most headers: the header is parsed only when it names a
-// variant's tool and parameter).
+// HeaderVariants lists the variants a request/header's raw data declares.
 func HeaderVariants(raw []byte) []string {
-	maybe := false
-	for _, hv := range headerVariants {
-		maybe = maybe || bytes.Contains(raw, hv.toolJSON) && bytes.Contains(raw, hv.paramJSON)
-	}
-	if !maybe {
-		return nil
-	}
-	v, err := jsonv.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	tools := v.Get("header").Get("tools")
-	if !tools.IsArray() {
-		return nil
-	}
+	h := &RequestHeader{raw: raw}
 	var out []string
 	for _, hv := range headerVariants {
-		for _, t := range tools.Elems() {
-			if name := t.Get("name"); name.IsString() && name.Str() == hv.tool {
-				if props := t.Get("parameters").Get("properties"); props.IsObject() && props.Has(hv.param) {
-					out = append(out, hv.variant)
-				}
-				break
-			}
-		}
+		out = append(out, h.Variants(hv.tool)...)
 	}
 	return out
 }

@@ -47,7 +47,6 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 		// Team membership is durable: once shown, the session is a member's.
 		rd.team = rd.team || rec.team
 		if typ == "request/header" {
-			rd.variants = rec.variants // each request declares its own tools
 			if rd.opts.decodeMode() != decodeShapes && (rd.reqHeader == nil || !bytes.Equal(rd.reqHeader.raw, rec.header)) {
 				rd.reqHeader = &RequestHeader{Line: line, raw: bytes.Clone(rec.header)}
 			}
@@ -80,7 +79,7 @@ func (rd *reader) event(rec *record, line int, seq int64) error {
 }
 
 func (rd *reader) newCall(id string) *Call {
-	c := &Call{File: rd.file, CallID: id, Seq: -1, Host: rd.host, Format: max(rd.version, 0), Release: rd.release, Team: rd.team, Variants: rd.variants, Request: rd.reqHeader}
+	c := &Call{File: rd.file, CallID: id, Seq: -1, Host: rd.host, Format: max(rd.version, 0), Release: rd.release, Team: rd.team, Request: rd.reqHeader}
 	rd.calls[id] = c
 	if rd.chunkCalls != nil {
 		delete(rd.chunkCalls, id)
@@ -393,7 +392,7 @@ func (rd *reader) newSub(d jsonv.Value, id string, line int) *Call {
 		File: rd.file, CallID: id, Seq: -1, IsSubCall: true,
 		RootCallID: rootID, ParentCallID: d.Get("parentCallId").Str(),
 		Name: d.Get("name").Str(), Turn: root.Turn, Step: root.Step, Host: root.Host,
-		Format: root.Format, Release: root.Release, Team: root.Team, Variants: root.Variants, Request: root.Request,
+		Format: root.Format, Release: root.Release, Team: root.Team, Request: root.Request,
 	}
 	if args := d.Get("arguments"); args.IsDefined() {
 		s.RawArguments = jsonv.Encode(args)

@@ -224,7 +224,6 @@ type reader struct {
 	streamFormat   int
 	streamMigrated bool
 	team           bool           // a request header showed a Team member (Call.Team)
-	variants       []string       // what the newest request header declares (Call.Variants)
 	reqHeader      *RequestHeader // the newest request header (Call.Request)
 	opts           Options
 	fn             func(*Call) error

@@ -53,7 +53,7 @@ func TestHeaderVariantCalls(t *testing.T) {
 	}, "\n") + "\n"
 	var got []string
 	if _, err := ReadCallsBytes("ask.jsonl", []byte(log), Options{}, func(c *Call) error {
-		got = append(got, c.CallID+":"+map[bool]string{true: "timed", false: "legacy"}[strings.Join(c.Variants, ",") == VariantAskTimed])
+		got = append(got, c.CallID+":"+map[bool]string{true: "timed", false: "legacy"}[strings.Join(c.Variants(), ",") == VariantAskTimed])
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func (e *Engine) validateValue(t *projector.Tool, value jsonv.Value) []projector
 
 // Recorded is what the registry judges a call's arguments by.
 func Recorded(c *logformat.Call) projector.Recorded {
-	return projector.Recorded{Name: c.Name, Host: c.Host, Release: c.Release, Team: c.Team, Variants: c.Variants, Args: c.Arguments, ExecArgs: ExecArgs(c),
+	return projector.Recorded{Name: c.Name, Host: c.Host, Release: c.Release, Team: c.Team, Variants: c.Variants(), Args: c.Arguments, ExecArgs: ExecArgs(c),
 		HasResult: c.HasResult, IsError: c.IsError, Error: c.Error, Content: c.Content, Value: c.Value,
 		Synthetic: c.Synthetic, SubCall: c.IsSubCall}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
+	"github.com/dsh-replay/dsh-replay/logformat"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/builtin"
 )
@@ -46,6 +47,7 @@ func TestSchemaInvalidNamesLaterRelease(t *testing.T) {
 // a pending value and a timeout argument; the blocking one rejects the
 // pending value, and a bad timeout is the timed definition's rejection.
 func TestAskTimedCalls(t *testing.T) {
+	timedHeader := logformat.NewRequestHeader(3, []byte(`{"header":{"tools":[{"name":"ask_user_question","parameters":{"type":"object","properties":{"questions":{"type":"array"},"timeout":{"type":"integer"}},"required":["questions"]}}]}}`))
 	reg, err := builtin.Registry(projector.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +69,7 @@ func TestAskTimedCalls(t *testing.T) {
 		c := call(tc.value, `[{"type":"text","text":`+jsonv.Quote(jsonv.Stringify(v))+`}]`, "")
 		c.Name, c.RawArguments, c.Arguments = "ask_user_question", args, jsonv.MustParse(args)
 		if tc.timed {
-			c.Variants = []string{projector.AskTimedScope}
+			c.Request = timedHeader
 		}
 		rs := NewEngine(reg, Options{Strict: true}).VerifyCall(c)
 		if got := classes(rs); got != tc.want {
