@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/dsh-replay/dsh-replay/jsonv"
@@ -42,4 +44,45 @@ func TestPlanDetailsPresentCall(t *testing.T) {
 	if !tl.Parameters.Get("properties").Has("details") {
 		t.Error("no details parameter")
 	}
+}
+
+// testdata/plan_details_present_call.jsonl is the details presentCall (and
+// its normalizeDetails and firstHeading) of the plan-mode source with the
+// annex, run under Node over the arguments in it.
+func TestPlanDetailsPresentCallVectors(t *testing.T) {
+	tl := planDetailsTool()
+	n := 0
+	for _, rec := range loadJSONL(t, "testdata/plan_details_present_call.jsonl") {
+		n++
+		view, err := tl.RunPresentCall(rec.Get("args"))
+		if want := rec.Get("error"); want.IsDefined() {
+			if err == nil || err.Error() != want.Str() {
+				t.Errorf("%s: error %v, want %q", jsonv.Stringify(rec.Get("args")), err, want.Str())
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", jsonv.Stringify(rec.Get("args")), err)
+			continue
+		}
+		if got, want := jsonv.Stringify(view), jsonv.Stringify(rec.Get("view")); got != want {
+			t.Errorf("%s:\n got  %s\n want %s", jsonv.Stringify(rec.Get("args")), got, want)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d vectors", n)
+	}
+}
+
+func loadJSONL(t *testing.T, path string) []jsonv.Value {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []jsonv.Value
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		out = append(out, jsonv.MustParse(l))
+	}
+	return out
 }

@@ -58,7 +58,11 @@ const planApproved = "Plan approved — plan mode exited; carry out the plan sta
 func presentPlan(args jsonv.Value) jsonv.Value {
 	plan := args.Get("plan")
 	if !plan.IsString() {
-		panic(toolkit.MethodErr(plan, "args.plan", "split"))
+		// firstHeading's for (const line of plan.split('\n')), as V8 words it.
+		if toolkit.Nullish(plan) {
+			panic(toolkit.MethodErr(plan, "plan", "split"))
+		}
+		panic(&projector.Throw{Message: "plan.split is not a function or its return value is not iterable"})
 	}
 	title, ok := firstHeading(plan.Str())
 	if !ok {
