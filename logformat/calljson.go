@@ -93,6 +93,13 @@ func AppendCallJSON(b []byte, c *Call, o CallJSONOptions) []byte {
 	if c.Release != "" {
 		str("release", c.Release)
 	}
+	if vs := c.Variants(); len(vs) > 0 {
+		vals := make([]jsonv.Value, len(vs))
+		for i, v := range vs {
+			vals[i] = jsonv.Str(v)
+		}
+		val("variants", jsonv.Arr(vals...))
+	}
 	if c.ValueUnrecordable != "" {
 		str("valueUnrecordable", c.ValueUnrecordable)
 	}

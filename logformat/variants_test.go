@@ -61,4 +61,17 @@ func TestHeaderVariantCalls(t *testing.T) {
 	if want := "before:legacy a:timed b:timed c:legacy d:timed"; strings.Join(got, " ") != want {
 		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
 	}
+	// calls prints them.
+	var lines []string
+	if _, err := ReadCallsBytes("ask.jsonl", []byte(log), Options{}, func(c *Call) error {
+		lines = append(lines, string(AppendCallJSON(nil, c, CallJSONOptions{})))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{false, true, true, false, true} {
+		if got := strings.Contains(lines[i], `"variants":["ask-timed"]`); got != want {
+			t.Errorf("call %d: variants printed %v, want %v: %s", i, got, want, lines[i])
+		}
+	}
 }
