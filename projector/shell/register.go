@@ -14,17 +14,22 @@ func Register(r *projector.Registry) error {
 		return err
 	}
 	for _, t := range tools {
-		if HasFinalizer(t.Name) {
-			name, cfg := t.Name, r.Config
-			t.FinalizeContent = func(args, value jsonv.Value, r projector.Result) jsonv.Value {
-				return FinalizeContent(cfg, name, args, value, r)
-			}
-		}
-		if err := r.Add(t); err != nil {
+		if err := r.Add(withFinalizer(r.Config, t)); err != nil {
 			return err
 		}
 	}
 	return registerReleases(r)
+}
+
+// withFinalizer gives t the content finalizer its tool has, if any.
+func withFinalizer(cfg projector.Config, t *projector.Tool) *projector.Tool {
+	if HasFinalizer(t.Name) {
+		name := t.Name
+		t.FinalizeContent = func(args, value jsonv.Value, r projector.Result) jsonv.Value {
+			return FinalizeContent(cfg, name, args, value, r)
+		}
+	}
+	return t
 }
 
 // Tools builds the family's definitions for a deployment configuration.

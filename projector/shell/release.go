@@ -72,13 +72,7 @@ func registerReleases(r *projector.Registry) error {
 		}
 		o := shellOptions{background: bg, escalation: escalation, promotion: true}
 		t := newShellTool(s.name, s.plugin, shellParameters(s.commandDesc, s.descriptionDesc, bg, escalation), o)
-		if HasFinalizer(t.Name) {
-			name, cfg := t.Name, r.Config
-			t.FinalizeContent = func(args, value jsonv.Value, res projector.Result) jsonv.Value {
-				return FinalizeContent(cfg, name, args, value, res)
-			}
-		}
-		if err := r.AddReleaseTool(PromotionRelease, t); err != nil {
+		if err := r.AddReleaseTool(PromotionRelease, withFinalizer(r.Config, t)); err != nil {
 			return err
 		}
 	}
