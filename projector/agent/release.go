@@ -55,6 +55,13 @@ func listSubagentModelsTool() *projector.Tool {
 	}
 }
 
+// InactiveRelease is the first release whose list_agents reports a child
+// that is not running as "inactive" (status enum [running, inactive] in
+// packages/subagent/tool-subagent-control/src/list-agents.ts of 0.1.7-alpha.2
+// and 0.2.1-alpha.1 trees; [running, idle, ready] before). Render and
+// parameters are unchanged.
+const InactiveRelease = "0.1.7-alpha.2"
+
 // registerReleases adds the definitions later releases shipped.
 func registerReleases(r *projector.Registry) error {
 	for _, t := range []*projector.Tool{sendMessageAgentTool(), listSubagentModelsTool()} {
@@ -62,5 +69,5 @@ func registerReleases(r *projector.Registry) error {
 			return err
 		}
 	}
-	return nil
+	return r.AddReleaseTool(InactiveRelease, listAgentsTool(`"running","inactive"`))
 }

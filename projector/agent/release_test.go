@@ -60,3 +60,36 @@ func TestAgentToolsByRelease(t *testing.T) {
 		}
 	}
 }
+
+// list_agents by release: a child not running is "inactive" from
+// 0.1.7-alpha.2, "idle" or "ready" before; the render is the same.
+func TestListAgentsByRelease(t *testing.T) {
+	r, err := projector.NewRegistry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err != nil {
+		t.Fatal(err)
+	}
+	value := func(status string) jsonv.Value {
+		return jsonv.MustParse(`[{"kind":"child","id":"a-1","label":"review","status":"` + status + `"}]`)
+	}
+	for _, c := range []struct {
+		release, status string
+		valid           bool
+	}{
+		{"", "idle", true}, {"", "inactive", false}, {"0.1.6-alpha.1", "ready", true}, {"0.1.6-alpha.1", "inactive", false},
+		{"0.1.7-alpha.2", "inactive", true}, {"0.1.7", "idle", false}, {"0.2.1-alpha.1", "running", true},
+	} {
+		tl := r.LookupAt("list_agents", "dsh", c.release)
+		if got := len(tl.ValidateValue(value(c.status))) == 0; got != c.valid {
+			t.Errorf("release %q, status %q: valid %v, want %v", c.release, c.status, got, c.valid)
+		}
+		if c.valid {
+			out, err := tl.RunRender(jsonv.MustParse(`{}`), value(c.status))
+			if err != nil || out.At(0).Get("text").Str() != "a-1 ["+c.status+"] — review" {
+				t.Errorf("release %q: render %s, %v", c.release, jsonv.Stringify(out), err)
+			}
+		}
+	}
+}

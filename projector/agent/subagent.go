@@ -197,17 +197,7 @@ func controlTools() []*projector.Tool {
 				},
 			},
 		},
-		{
-			Name:       "list_agents",
-			Plugin:     "tool-subagent-control",
-			Parameters: params("list_agents"),
-			Output: &projector.Output{
-				Schema: toolkit.MustCompile(`{"type":"array","items":{"oneOf":[
- {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"enum":["child"]},"id":{"type":"string","required":true},"label":{"type":"string","required":true},"status":{"type":"string","required":true,"enum":["running","idle","ready"]},"parent":{"type":"string"},"depth":{"type":"number"}}},
- {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"enum":["diagnostic"]},"id":{"type":"string","required":true},"reason":{"type":"string","required":true,"enum":["corrupt","unsupported","unavailable"]},"parent":{"type":"string"},"depth":{"type":"number"}}}]}}`),
-				Render: renderListAgents,
-			},
-		},
+		listAgentsTool(`"running","idle","ready"`),
 		{
 			Name:       "report",
 			Plugin:     "tool-subagent-report",
@@ -271,4 +261,25 @@ func renderListAgents(args, entries jsonv.Value) (jsonv.Value, error) {
 		}
 	}
 	return text(strings.Join(lines, "\n"))
+}
+
+// listAgentsTool is tool-subagent-control's list_agents whose child
+// statuses are statuses (a JSON list's members).
+func listAgentsTool(statuses string) *projector.Tool {
+	return &projector.Tool{
+		Name:       "list_agents",
+		Plugin:     "tool-subagent-control",
+		Parameters: params("list_agents"),
+		Output: &projector.Output{
+			Schema: toolkit.MustCompile(listAgentsSchema(statuses)),
+			Render: renderListAgents,
+		},
+	}
+}
+
+// listAgentsSchema is list_agents' value schema with a child's statuses.
+func listAgentsSchema(statuses string) string {
+	return `{"type":"array","items":{"oneOf":[
+ {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"enum":["child"]},"id":{"type":"string","required":true},"label":{"type":"string","required":true},"status":{"type":"string","required":true,"enum":[` + statuses + `]},"parent":{"type":"string"},"depth":{"type":"number"}}},
+ {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"enum":["diagnostic"]},"id":{"type":"string","required":true},"reason":{"type":"string","required":true,"enum":["corrupt","unsupported","unavailable"]},"parent":{"type":"string"},"depth":{"type":"number"}}}]}}`
 }

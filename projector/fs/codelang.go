@@ -132,3 +132,48 @@ func ReadLangHint(path string) (string, bool) {
 	}
 	return short, true
 }
+
+// CodeLanguageRC2Release is the first release whose shared table knows csv
+// and groovy and persists a suffix's own hint only for tsx, jsx, tf, tfvars
+// and gradle (packages/util/code-language/src/index.ts of 0.1.7-rc.2 trees;
+// the 0.1.7-alpha.2 one kept the whole older read table): ".hcl" is "hcl"
+// and ".tfvars" "tfvars" where they were "tf".
+const CodeLanguageRC2Release = "0.1.7-rc.2"
+
+// languageByExtensionRC2 maps each extension of CodeLanguageRC2Release's
+// LANGUAGE_EXTENSIONS to its language's short id (SHORT_BY_LANGUAGE).
+var languageByExtensionRC2 = sync.OnceValue(func() map[string]string {
+	short := shortByLanguage()
+	short["csv"], short["hcl"], short["groovy"] = "csv", "hcl", "groovy"
+	m := map[string]string{"csv": "csv", "groovy": "groovy"}
+	for _, l := range languageExtensions() {
+		for _, ext := range l[1:] {
+			m[ext] = short[l[0]]
+		}
+	}
+	return m
+})
+
+// readLangRC2 is CodeLanguageRC2Release's READ_LANG_BY_EXTENSION.
+var readLangRC2 = map[string]string{"tsx": "tsx", "jsx": "jsx", "tf": "tf", "tfvars": "tfvars", "gradle": "gradle"}
+
+// ReadLangHintRC2 is readLangHintForPath from CodeLanguageRC2Release.
+func ReadLangHintRC2(path string) (string, bool) {
+	base := path[max(strings.LastIndexByte(path, '/'), strings.LastIndexByte(path, '\\'))+1:]
+	dot := strings.LastIndexByte(base, '.')
+	if dot < 0 {
+		return "", false
+	}
+	ext, ok := lowerExtension(base[dot+1:])
+	if !ok {
+		return "", false
+	}
+	short, ok := languageByExtensionRC2()[ext]
+	if !ok {
+		return "", false
+	}
+	if lang, ok := readLangRC2[ext]; ok {
+		return lang, true
+	}
+	return short, true
+}

@@ -55,5 +55,11 @@ func Register(r *projector.Registry) error {
 	if err := r.AddReleaseTool(CodeLanguageRelease, readToolWith(caps, ReadLangHint)); err != nil {
 		return err
 	}
+	if err := r.AddReleaseTool(CodeLanguageRC2Release, readToolWith(caps, ReadLangHintRC2)); err != nil {
+		return err
+	}
+	if err := r.AddReleaseTool(WriteOperationRelease, writeOperationTool(escalation)); err != nil {
+		return err
+	}
 	return registerReleases(r)
 }

@@ -85,6 +85,65 @@ func TestReadLangHint(t *testing.T) {
 	}
 }
 
+// testdata/read_lang_hint_rc2.jsonl is readLangHintForPath of the
+// 0.1.7-rc.2 table under Node over the same paths, and csv, groovy, hcl,
+// tfvars and gradle ones.
+func TestReadLangHintRC2(t *testing.T) {
+	data, err := os.ReadFile("testdata/read_lang_hint_rc2.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, changed := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		rec := jsonv.MustParse(line)
+		n++
+		path := rec.Get("path").Str()
+		got, ok := ReadLangHintRC2(path)
+		want := rec.Get("lang")
+		if ok != !want.IsNull() || ok && got != want.Str() {
+			t.Errorf("ReadLangHintRC2(%q) = %q, %v; want %s", path, got, ok, jsonv.Stringify(want))
+		}
+		if old, ok := ReadLangHint(path); !want.IsNull() && (!ok || old != want.Str()) {
+			changed++
+		}
+	}
+	if n < 250 || changed < 10 {
+		t.Fatalf("only %d vectors, %d that differ from the 0.1.7-alpha.2 table", n, changed)
+	}
+}
+
+// write by release: presentationMeta leads with the operation from
+// 0.1.7-alpha.2; presentResult reads the diffs either way.
+func TestWriteMetaByRelease(t *testing.T) {
+	r, err := projector.NewRegistry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err != nil {
+		t.Fatal(err)
+	}
+	args := jsonv.MustParse(`{"file_path":"/w/a.txt","content":"b\n"}`)
+	value := jsonv.MustParse(`{"path":"/w/a.txt","operation":"update","before":"a\n","after":"b\n"}`)
+	for release, wantOp := range map[string]bool{"": false, "0.1.6-alpha.1": false, "0.1.7-alpha.2": true, "0.2.1-alpha.1": true} {
+		tl := r.LookupAt("write", "dsh", release)
+		m, _, err := tl.RunPresentationMeta(args, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := ""
+		for _, mm := range m.Members() {
+			keys += mm.Key + " "
+		}
+		if want := map[bool]string{true: "operation diffs ", false: "diffs "}[wantOp]; keys != want {
+			t.Errorf("release %q: meta keys %q, want %q", release, keys, want)
+		}
+		view, err := tl.RunPresentResult(args, projector.Result{Content: jsonv.MustParse(`[{"type":"text","text":"x"}]`), Meta: m})
+		if err != nil || view.Get("diffs").Len() != 1 {
+			t.Errorf("release %q: presentResult %s, %v", release, jsonv.Stringify(view), err)
+		}
+	}
+}
+
 // read by release: the lang hint of presentationMeta follows the shared
 // table from 0.1.7-alpha.2 (".env" and ".ps1" get one, a known suffix keeps
 // its old hint), the older table before.
@@ -109,6 +168,8 @@ func TestReadLangByRelease(t *testing.T) {
 		{"0.1.7", "/w/run.PS1", "ps1"}, {"0.1.5", "/w/run.ps1", ""},
 		{"0.1.7", "/w/a.kt", "kotlin"}, {"", "/w/a.kt", "kotlin"},
 		{"0.1.7-alpha.2", "/w/main.tf", "tf"}, {"0.1.7-alpha.1", "/w/main.tf", ""},
+		{"0.1.7-alpha.2", "/w/vars.hcl", "tf"}, {"0.1.7-rc.2", "/w/vars.hcl", "hcl"}, {"0.1.7", "/w/a.tfvars", "tfvars"},
+		{"0.1.7-alpha.2", "/w/a.csv", ""}, {"0.2.1-alpha.1", "/w/a.csv", "csv"}, {"0.1.7", "/w/b.groovy", "groovy"},
 	} {
 		if got := meta(c.release, c.path); got != c.want {
 			t.Errorf("release %q %s: lang %q, want %q", c.release, c.path, got, c.want)
