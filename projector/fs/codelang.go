@@ -114,6 +114,12 @@ var languageByExtension = sync.OnceValue(func() map[string]string {
 // lower-cased; a suffix the older read table knew keeps its hint, any other
 // the shared table knows gets its language's short id.
 func ReadLangHint(path string) (string, bool) {
+	return langHint(path, languageByExtension(), langByExtension())
+}
+
+// langHint is readLangHintForPath over a table: byExt maps an extension to
+// its language's short id, own the extensions that keep a hint of their own.
+func langHint(path string, byExt, own map[string]string) (string, bool) {
 	base := path[max(strings.LastIndexByte(path, '/'), strings.LastIndexByte(path, '\\'))+1:]
 	dot := strings.LastIndexByte(base, '.')
 	if dot < 0 {
@@ -123,11 +129,11 @@ func ReadLangHint(path string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	short, ok := languageByExtension()[ext]
+	short, ok := byExt[ext]
 	if !ok {
 		return "", false
 	}
-	if lang, ok := langByExtension()[ext]; ok {
+	if lang, ok := own[ext]; ok {
 		return lang, true
 	}
 	return short, true
@@ -159,21 +165,5 @@ var readLangRC2 = map[string]string{"tsx": "tsx", "jsx": "jsx", "tf": "tf", "tfv
 
 // ReadLangHintRC2 is readLangHintForPath from CodeLanguageRC2Release.
 func ReadLangHintRC2(path string) (string, bool) {
-	base := path[max(strings.LastIndexByte(path, '/'), strings.LastIndexByte(path, '\\'))+1:]
-	dot := strings.LastIndexByte(base, '.')
-	if dot < 0 {
-		return "", false
-	}
-	ext, ok := lowerExtension(base[dot+1:])
-	if !ok {
-		return "", false
-	}
-	short, ok := languageByExtensionRC2()[ext]
-	if !ok {
-		return "", false
-	}
-	if lang, ok := readLangRC2[ext]; ok {
-		return lang, true
-	}
-	return short, true
+	return langHint(path, languageByExtensionRC2(), readLangRC2)
 }
