@@ -188,3 +188,32 @@ func (r *Registry) NewerAccepting(name, host, release string, value jsonv.Value)
 	}
 	return ""
 }
+
+// ReleaseDefinition is one definition of a tool and the release from which
+// DSH shipped it ("" for the registry's own, the pinned release's).
+type ReleaseDefinition struct {
+	Release string
+	Tool    *Tool
+}
+
+// PinnedRelease is the release the registry's own definitions follow.
+const PinnedRelease = "0.1.1-rc.2"
+
+// Definitions lists every definition of name a log of host may be checked
+// against, newest release first, the registry's own last (none for a
+// LasmeX log but LasmeX's own).
+func (r *Registry) Definitions(name, host string) []ReleaseDefinition {
+	if r.Config.Host != "" {
+		host = r.Config.Host
+	}
+	var out []ReleaseDefinition
+	if host != "lasmex" {
+		for _, rt := range r.releaseTools[name] {
+			out = append(out, ReleaseDefinition{rt.since, rt.tool})
+		}
+	}
+	if t := r.LookupFor(name, host); t != nil {
+		out = append(out, ReleaseDefinition{"", t})
+	}
+	return out
+}

@@ -113,6 +113,7 @@ func (e *Engine) verifyOne(c *logformat.Call) (res CallResult) {
 	}
 	v := &callRun{e: e, tool: tool, c: c, res: &res, check: check}
 	v.run()
+	e.hintRelease(c, tool, v.args, res.Findings)
 	hintDeclared(c, tool, res.Findings)
 	if e.opts.Views {
 		res.View = newView(c, v.callView, v.resultView, v.callErr, v.resultErr)
@@ -225,11 +226,8 @@ func (v *callRun) projectors() {
 			msgs[i] = x.Message
 		}
 		ptr := vs[0].Pointer
-		msg := "the recorded value violates the output schema: " + strings.Join(msgs, "; ")
-		if rel := v.e.reg.NewerAccepting(c.Name, c.Host, c.Release, c.Value); rel != "" {
-			msg += fmt.Sprintf(" (%s as DSH %s shipped it accepts this value; if that or a later DSH wrote this log, pass --config '{\"release\": %q}')", c.Name, rel, rel)
-		}
-		v.add(Finding{Class: SchemaInvalid, Sev: Failure, Projector: "schema", Pointer: ptr, Message: msg})
+		v.add(Finding{Class: SchemaInvalid, Sev: Failure, Projector: "schema", Pointer: ptr,
+			Message: "the recorded value violates the output schema: " + strings.Join(msgs, "; ")})
 		// Upstream never renders an invalid value (it becomes INVALID_TOOL_OUTPUT).
 		if c.Meta.IsDefined() && c.IsSubCall {
 			v.metaUnexpected()

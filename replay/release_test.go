@@ -116,3 +116,55 @@ func TestPlanDetailsCalls(t *testing.T) {
 		t.Errorf("pinned: %q, want %q", got, want)
 	}
 }
+
+// A read whose recorded lang hint another release's table gives is a
+// meta-mismatch that names that release; the release named verifies it.
+func TestMetaMismatchNamesReproducingRelease(t *testing.T) {
+	reg, err := builtin.Registry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(release, path string) *logformat.Call {
+		tl := reg.LookupAt("read", "dsh", release)
+		args := jsonv.MustParse(`{"file_path":"` + path + `"}`)
+		value := jsonv.MustParse(`{"path":"` + path + `","offset":1,"lines":[{"number":1,"text":"x = 1"}],"totalLines":1}`)
+		content, err := tl.RunRender(args, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, _, err := tl.RunPresentationMeta(args, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &logformat.Call{File: "s.jsonl", Line: 3, CallID: "r1", Name: "read", Host: "dsh", RawArguments: jsonv.Stringify(args),
+			Arguments: args, Started: true, HasResult: true, Content: content, Meta: meta, Value: value}
+	}
+	for _, tc := range []struct {
+		wrote, logRelease, path, want, hint string
+	}{
+		// A 0.1.7-alpha.2 host's .hcl read in a format-4 log (0.1.7: the rc.2 table).
+		{"0.1.7-alpha.2", "0.1.7", "/w/vars.hcl", "meta-mismatch", "0.1.7-alpha.2"},
+		// A 0.1.7-rc.2 host's .csv read in a log pinned to 0.1.6-alpha.1.
+		{"0.1.7-rc.2", "0.1.6-alpha.1", "/w/a.csv", "meta-mismatch", "0.1.7-rc.2"},
+		// The pinned ports' read of a .ps1 (no hint) in a format-4 log.
+		{"", "0.1.7", "/w/run.ps1", "meta-mismatch", "0.1.1-rc.2"},
+		{"0.1.7", "0.1.7", "/w/vars.hcl", "", ""},
+	} {
+		c := read(tc.wrote, tc.path)
+		c.Release = tc.logRelease
+		rs := NewEngine(reg, Options{Strict: true}).VerifyCall(c)
+		if got := classes(rs); got != tc.want {
+			t.Fatalf("%s by %q in a %q log: findings %q, want %q: %v", tc.path, tc.wrote, tc.logRelease, got, tc.want, rs[0].Findings)
+		}
+		if tc.hint == "" {
+			continue
+		}
+		if msg := rs[0].Findings[0].Message; !strings.Contains(msg, `read as DSH `+tc.hint+` shipped it reproduces what the log recorded`) || !strings.Contains(msg, `--config '{"release": "`+tc.hint+`"}'`) {
+			t.Errorf("%s: no hint naming %s: %s", tc.path, tc.hint, msg)
+		}
+		c.Release = tc.hint
+		if rs := NewEngine(reg, Options{Strict: true}).VerifyCall(c); classes(rs) != "" {
+			t.Errorf("%s with release %s: %v", tc.path, tc.hint, rs[0].Findings)
+		}
+	}
+}
