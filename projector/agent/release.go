@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"sync"
+
 	"github.com/dsh-replay/dsh-replay/jsonv"
 	"github.com/dsh-replay/dsh-replay/projector"
 	"github.com/dsh-replay/dsh-replay/projector/internal/toolkit"
@@ -69,5 +71,65 @@ func registerReleases(r *projector.Registry) error {
 			return err
 		}
 	}
-	return r.AddReleaseTool(InactiveRelease, listAgentsTool(`"running","inactive"`))
+	if err := r.AddReleaseTool(InactiveRelease, listAgentsTool(`"running","inactive"`)); err != nil {
+		return err
+	}
+	return r.AddReleaseTool(WorkflowJobRelease, workflowJobTool(r.Config))
+}
+
+// WorkflowJobRelease is the first release whose workflow runs as a job: a
+// run_in_background parameter (unless enableRunInBackground is false), and
+// a value that says its kind, {kind: "background", jobId, runId} or
+// {kind: "foreground", runId, agentsStarted, result}
+// (packages/workflow/tool-workflow/src/index.ts of 0.1.7-alpha.2 and
+// 0.2.1-alpha.1 trees; the 0.1.6-alpha.1 one has the pinned value). Cards
+// and the foreground text are the pinned ones.
+const WorkflowJobRelease = "0.1.7-alpha.2"
+
+var workflowJobOutput = sync.OnceValue(func() jsonv.Value {
+	return toolkit.MustCompile(`{"oneOf":[
+ {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"background"},"jobId":{"type":"string","required":true},"runId":{"type":"string","required":true}}},
+ {"type":"object","additionalProperties":false,"properties":{"kind":{"type":"string","required":true,"const":"foreground"},"runId":{"type":"string","required":true},"agentsStarted":{"type":"integer","required":true},"result":{"type":"json","required":true}}}]}`)
+})
+
+// workflowJobTool is workflow from WorkflowJobRelease for cfg.
+func workflowJobTool(cfg projector.Config) *projector.Tool {
+	t := workflowTools(cfg)[0]
+	pinned := t.Output.Render
+	if cfg.PluginOption("tool-workflow", "enableRunInBackground").True() || cfg.PluginOption("tool-workflow", "enableRunInBackground").IsUndefined() {
+		t.Parameters = jsonv.Deferred(jsonv.Object, func() jsonv.Value {
+			return withProperty(params("workflow"), "run_in_background", jsonv.Obj(
+				jsonv.M("type", jsonv.Str("boolean")),
+				jsonv.M("description", jsonv.Str("Run as a background job: return a job id immediately instead of waiting; the return value arrives with the completion notice.")),
+			))
+		})
+	}
+	t.Output = &projector.Output{Schema: workflowJobOutput(), Render: func(args, value jsonv.Value) (jsonv.Value, error) {
+		if k := value.Get("kind"); !k.IsString() || k.Str() != "background" {
+			return pinned(args, value)
+		}
+		meta, err := prop(args, "meta")
+		if err != nil {
+			return jsonv.Value{}, err
+		}
+		name, err := prop(meta, "name")
+		if err != nil {
+			return jsonv.Value{}, err
+		}
+		return text("workflow \"" + str(name) + "\" started in the background as job " + str(value.Get("jobId")) +
+			". Its return value arrives with the completion notice; check on it with job_output, stop it with job_kill.")
+	}}
+	return t
+}
+
+// withProperty is a compiled parameter schema with one more property, last.
+func withProperty(schema jsonv.Value, key string, prop jsonv.Value) jsonv.Value {
+	ms := make([]jsonv.Member, 0, schema.Len())
+	for _, m := range schema.Members() {
+		if m.Key == "properties" {
+			m.Value = jsonv.Obj(append(append([]jsonv.Member(nil), m.Value.Members()...), jsonv.M(key, prop))...)
+		}
+		ms = append(ms, m)
+	}
+	return jsonv.Obj(ms...)
 }

@@ -93,3 +93,61 @@ func TestListAgentsByRelease(t *testing.T) {
 		}
 	}
 }
+
+// workflow by release: from 0.1.7-alpha.2 the value says its kind and a
+// background run renders its job; the pinned value (no kind) is rejected
+// there, and a kind is rejected before.
+func TestWorkflowByRelease(t *testing.T) {
+	r, err := projector.NewRegistry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err != nil {
+		t.Fatal(err)
+	}
+	args := jsonv.MustParse(`{"script":"return 1","meta":{"name":"fan-out"}}`)
+	pinned := jsonv.MustParse(`{"runId":"r1","agentsStarted":2,"result":{"ok":true}}`)
+	fg := jsonv.MustParse(`{"kind":"foreground","runId":"r1","agentsStarted":2,"result":{"ok":true}}`)
+	bg := jsonv.MustParse(`{"kind":"background","jobId":"job-7","runId":"r1"}`)
+	for _, c := range []struct {
+		release                   string
+		pinnedOK, kindOK, bgParam bool
+	}{{"", true, false, false}, {"0.1.6-alpha.1", true, false, false}, {"0.1.7-alpha.2", false, true, true}, {"0.2.1-alpha.1", false, true, true}} {
+		tl := r.LookupAt("workflow", "dsh", c.release)
+		if got := len(tl.ValidateValue(pinned)) == 0; got != c.pinnedOK {
+			t.Errorf("release %q: pinned value valid %v", c.release, got)
+		}
+		if got := len(tl.ValidateValue(fg)) == 0 && len(tl.ValidateValue(bg)) == 0; got != c.kindOK {
+			t.Errorf("release %q: kinded values valid %v", c.release, got)
+		}
+		if got := tl.Parameters.Get("properties").Has("run_in_background"); got != c.bgParam {
+			t.Errorf("release %q: run_in_background declared %v", c.release, got)
+		}
+		if !c.kindOK {
+			continue
+		}
+		out, err := tl.RunRender(args, bg)
+		if err != nil || out.At(0).Get("text").Str() != `workflow "fan-out" started in the background as job job-7. Its return value arrives with the completion notice; check on it with job_output, stop it with job_kill.` {
+			t.Errorf("release %q: background render %s, %v", c.release, jsonv.Stringify(out), err)
+		}
+		fgOut, err1 := tl.RunRender(args, fg)
+		pinOut, err2 := r.LookupAt("workflow", "dsh", "").RunRender(args, pinned)
+		if err1 != nil || err2 != nil || jsonv.Stringify(fgOut) != jsonv.Stringify(pinOut) {
+			t.Errorf("release %q: foreground render %s, pinned %s (%v, %v)", c.release, jsonv.Stringify(fgOut), jsonv.Stringify(pinOut), err1, err2)
+		}
+	}
+	off := projector.Config{Plugins: jsonv.MustParse(`{"tool-workflow":{"enableRunInBackground":false}}`)}
+	r2, err := projector.NewRegistry(off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r2); err != nil {
+		t.Fatal(err)
+	}
+	if r2.LookupAt("workflow", "dsh", "0.1.7").Parameters.Get("properties").Has("run_in_background") {
+		t.Error("run_in_background declared with enableRunInBackground false")
+	}
+	if r.LookupAt("workflow", "dsh", "").Parameters.Get("properties").Has("run_in_background") {
+		t.Error("the pinned workflow's parameters were changed")
+	}
+}
