@@ -57,7 +57,24 @@ func (r *Registry) LookupAt(name, host, release string) *Tool {
 			return t
 		}
 	}
-	return r.LookupFor(name, host)
+	if t := r.LookupFor(name, host); t != nil {
+		return t
+	}
+	return r.firstRelease(name, host)
+}
+
+// firstRelease is the oldest per-release definition of a tool the registry
+// has no definition of its own for: a call of a tool that only later
+// releases have shows the log was written by one of them (a format names
+// only the oldest release that writes it). nil for a LasmeX log.
+func (r *Registry) firstRelease(name, host string) *Tool {
+	if r.Config.Host != "" {
+		host = r.Config.Host
+	}
+	if list := r.releaseTools[name]; host != "lasmex" && len(list) > 0 {
+		return list[len(list)-1].tool
+	}
+	return nil
 }
 
 // releaseTool is the per-release definition of name for a log of host and

@@ -74,7 +74,15 @@ func registerReleases(r *projector.Registry) error {
 	if err := r.AddReleaseTool(InactiveRelease, listAgentsTool(`"running","inactive"`)); err != nil {
 		return err
 	}
-	return r.AddReleaseTool(WorkflowJobRelease, workflowJobTool(r.Config))
+	if err := r.AddReleaseTool(WorkflowJobRelease, workflowJobTool(r.Config)); err != nil {
+		return err
+	}
+	for _, t := range scheduleHostTools() {
+		if err := r.AddReleaseTool(ScheduleHostRelease, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WorkflowJobRelease is the first release whose workflow runs as a job: a

@@ -10,7 +10,8 @@ import (
 // send_message and list_subagent_models by release: agent_id and "message
 // delivered to agent" from 0.1.6-alpha.1 (tool-subagent-control/src/index.ts
 // of that tree), subagent_id and "message queued as the next turn" before;
-// list_subagent_models exists from 0.1.6-alpha.1 only.
+// list_subagent_models exists from 0.1.6-alpha.1 only (so a call of it
+// resolves to that definition at any release).
 func TestAgentToolsByRelease(t *testing.T) {
 	r, err := projector.NewRegistry(projector.Config{})
 	if err != nil {
@@ -45,9 +46,15 @@ func TestAgentToolsByRelease(t *testing.T) {
 		if vs := tl.ValidateArgs(args); (len(vs) == 0) != (c.want != "message delivered to agent undefined") {
 			t.Errorf("%q: %s violations %v", c.release, c.args, vs)
 		}
+		// A call of list_subagent_models shows the log is of 0.1.6-alpha.1 or
+		// later whatever its format says: every release resolves it, to the
+		// one definition there is, which the registry does not have itself.
 		models := r.LookupAt("list_subagent_models", "", c.release)
-		if (models != nil) != c.models {
-			t.Errorf("%q: list_subagent_models defined = %v, want %v", c.release, models != nil, c.models)
+		if models == nil || r.LookupFor("list_subagent_models", "") != nil {
+			t.Errorf("%q: list_subagent_models resolves to %v (the registry's own: %v)", c.release, models, r.LookupFor("list_subagent_models", ""))
+		}
+		if models != nil && r.LookupAt("list_subagent_models", "lasmex", c.release) != nil {
+			t.Errorf("%q: a LasmeX log resolves list_subagent_models", c.release)
 		}
 		if models != nil {
 			out, err := models.RunRender(jsonv.Obj(), jsonv.Str("deepseek — DeepSeek"))
@@ -149,5 +156,47 @@ func TestWorkflowByRelease(t *testing.T) {
 	}
 	if r.LookupAt("workflow", "dsh", "").Parameters.Get("properties").Has("run_in_background") {
 		t.Error("the pinned workflow's parameters were changed")
+	}
+}
+
+// schedule by release: the Host's reminders from 0.2.0-rc.2 (a title,
+// deliveryMode host, daily/weekly/cron, schedule_update); a call of
+// schedule_update resolves at any release.
+func TestScheduleByRelease(t *testing.T) {
+	r, err := projector.NewRegistry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err != nil {
+		t.Fatal(err)
+	}
+	hostDaily := jsonv.MustParse(`{"id":"s1","title":"Stand-up","prompt":"Post notes","scheduledAt":"2026-12-08T09:00:00Z","state":"scheduled","deliveryMode":"host","kind":"daily","time":"09:00:00","timeZone":"UTC"}`)
+	local := jsonv.MustParse(`{"id":"s1","prompt":"Post notes","scheduledAt":"2026-12-08T09:00:00Z","state":"scheduled","deliveryMode":"session-local","kind":"after","afterSeconds":60}`)
+	sub := jsonv.MustParse(`{"code":"subagent_session","message":"A delegated subagent cannot use reminders."}`)
+	for _, c := range []struct {
+		release string
+		host    bool
+	}{{"", false}, {"0.1.7", false}, {"0.2.0-rc.2", true}, {"0.2.1-alpha.1", true}} {
+		tl := r.LookupAt("schedule_create", "dsh", c.release)
+		for v, want := range map[*jsonv.Value]bool{&hostDaily: c.host, &sub: c.host, &local: !c.host} {
+			if got := len(tl.ValidateValue(*v)) == 0; got != want {
+				t.Errorf("release %q: %s valid %v, want %v", c.release, jsonv.Stringify(*v), got, want)
+			}
+		}
+		if c.host {
+			if vs := tl.ValidateArgs(jsonv.MustParse(`{"prompt":"p","title":"t","cron":{"expression":"0 9 * * 1-5","time_zone":"UTC"}}`)); len(vs) > 0 {
+				t.Errorf("release %q: cron arguments rejected: %v", c.release, vs)
+			}
+			out, err := tl.RunRender(jsonv.Obj(), hostDaily)
+			if err != nil || out.At(0).Get("text").Str() != jsonv.Stringify(hostDaily) {
+				t.Errorf("release %q: render %s, %v", c.release, jsonv.Stringify(out), err)
+			}
+		}
+		upd := r.LookupAt("schedule_update", "dsh", c.release)
+		if upd == nil || len(upd.ValidateValue(jsonv.MustParse(`{"id":"s1","updated":false,"code":"schedule_ended"}`))) != 0 {
+			t.Errorf("release %q: schedule_update %v", c.release, upd)
+		} else if v, err := upd.CallView(jsonv.MustParse(`{"id":"s1","title":"New"}`)); err != nil || v.Get("title").Str() != "Update reminder" || v.Get("rawInput").Str() != "s1" {
+			t.Errorf("release %q: schedule_update card %s, %v", c.release, jsonv.Stringify(v), err)
+		}
 	}
 }
