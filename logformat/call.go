@@ -137,6 +137,7 @@ type Summary struct {
 	Header         *Header // nil for wrapped event streams
 	IgnoredEvents  int     // unknown events marked ignorable (skipped)
 	NoticesDropped int     // notices beyond MaxNoticesPerKind of one kind
+	Workers        int     // decoding goroutines started (0: decoded on the reading one)
 }
 
 // Error is a failure to read a log: unreadable, corrupt before the last

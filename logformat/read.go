@@ -485,12 +485,12 @@ func (rd *reader) pipeline(ls *lineSource) error {
 		}
 	}
 
+	started := 0 // workers, the producer's until wg.Wait
 	wg.Add(1)
 	go func() { // producer
 		defer wg.Done()
 		defer close(work)
 		defer close(order)
-		started := 0
 		for {
 			var b *batch
 			select {
@@ -544,6 +544,7 @@ func (rd *reader) pipeline(ls *lineSource) error {
 		}
 	}
 	wg.Wait()
+	rd.sum.Workers = started
 	return err
 }
 
