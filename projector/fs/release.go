@@ -54,5 +54,11 @@ func writeOperationTool(escalation []projector.Param) *projector.Tool {
 
 // registerReleases adds the definitions later releases shipped.
 func registerReleases(r *projector.Registry) error {
+	if err := r.AddReleaseTool(PresentRelease, presentTool()); err != nil {
+		return err
+	}
+	if err := r.AddReleaseTool(WorkspaceDependenciesRelease, workspaceDependenciesTool()); err != nil {
+		return err
+	}
 	return r.AddReleaseTool(ImageMetaRelease, readImageMetaTool())
 }

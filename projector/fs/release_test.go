@@ -176,3 +176,47 @@ func TestReadLangByRelease(t *testing.T) {
 		}
 	}
 }
+
+// present and load_workspace_dependencies, tools the pinned tree does not
+// have, resolve at any release (a call of one shows the release).
+func TestLaterTools(t *testing.T) {
+	r, err := projector.NewRegistry(projector.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err != nil {
+		t.Fatal(err)
+	}
+	for _, release := range []string{"", "0.1.5", "0.1.7", "0.2.1-alpha.1"} {
+		p := r.LookupAt("present", "dsh", release)
+		if p == nil {
+			t.Fatalf("release %q: no present", release)
+		}
+		value := jsonv.MustParse(`{"turn":3,"files":[{"path":"out/report.pdf","description":"The report"},{"path":"out/data.csv"}]}`)
+		if vs := p.ValidateValue(value); len(vs) > 0 {
+			t.Errorf("present value rejected: %v", vs)
+		}
+		out, err := p.RunRender(jsonv.Obj(), value)
+		if err != nil || out.At(0).Get("text").Str() != "Presented out/report.pdf\nPresented out/data.csv" {
+			t.Errorf("present render %s, %v", jsonv.Stringify(out), err)
+		}
+		if vs := p.ValidateArgs(jsonv.MustParse(`{"files":[{"path":"a","extra":1}]}`)); len(vs) == 0 {
+			t.Error("present accepts an undeclared file property")
+		}
+		d := r.LookupAt("load_workspace_dependencies", "dsh", release)
+		dv := jsonv.MustParse(`{"python":"/r/dependencies/python/bin/python3","node":"/r/dependencies/node/bin/node","nodePackages":"/r/dependencies/node/node_modules","pythonPackages":"/r/dependencies/python/lib/python3.12/site-packages","pythonDistributions":{"numpy":"2.1.0","10x":"1"}}`)
+		if vs := d.ValidateValue(dv); len(vs) > 0 {
+			t.Errorf("load_workspace_dependencies value rejected: %v", vs)
+		}
+		out, err = d.RunRender(jsonv.Obj(), dv)
+		if err != nil || out.At(0).Get("text").Str() != jsonv.StringifyIndent(dv, "  ") || !strings.HasPrefix(out.At(0).Get("text").Str(), "{\n  \"python\": ") {
+			t.Errorf("load_workspace_dependencies render %s, %v", jsonv.Stringify(out), err)
+		}
+		if v, err := d.CallView(jsonv.Obj()); err != nil || v.Get("title").Str() != "Load workspace dependencies" || v.Get("kind").Str() != "read" {
+			t.Errorf("load_workspace_dependencies card %s, %v", jsonv.Stringify(v), err)
+		}
+	}
+	if r.LookupAt("present", "lasmex", "0.1.7") != nil {
+		t.Error("a LasmeX log resolves present")
+	}
+}
