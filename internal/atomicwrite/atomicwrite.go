@@ -135,27 +135,7 @@ func WriteFileIf(path string, data []byte, perm os.FileMode, check func() error)
 	if _, err = f.Write(data); err != nil {
 		return err
 	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if v := os.Getenv(CrashHookEnv); v != "" && hookNow(&crashWrites, v) {
-		crash()
-	}
-	if check != nil {
-		if err = check(); err != nil {
-			return err
-		}
-	}
-	tempMu.Lock()
-	err = os.Rename(tmp, path)
-	if err == nil {
-		delete(temps, tmp)
-	}
-	tempMu.Unlock()
-	if err != nil {
+	if err = commitTemp(f, tmp, path, perm, check); err != nil {
 		return err
 	}
 	// Closed after the rename: the lock marks the file live until then.
@@ -163,6 +143,33 @@ func WriteFileIf(path string, data []byte, perm os.FileMode, check func() error)
 		return err
 	}
 	return syncDir(dir)
+}
+
+// commitTemp makes the written temporary file tmp the file at path: mode,
+// sync, the crash hook, check when set (an error leaves path untouched),
+// then the rename, after which tmp is no longer a temporary file.
+func commitTemp(f *os.File, tmp, path string, perm os.FileMode, check func() error) error {
+	if err := f.Chmod(perm); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if v := os.Getenv(CrashHookEnv); v != "" && hookNow(&crashWrites, v) {
+		crash()
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	tempMu.Lock()
+	defer tempMu.Unlock()
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	delete(temps, tmp)
+	return nil
 }
 
 // createTemp makes, locks and registers a temporary file for base in dir.

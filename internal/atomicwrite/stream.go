@@ -77,30 +77,10 @@ func (t *Temp) Commit(check func() error) (err error) {
 			time.Sleep(time.Hour)
 		}
 	}
-	if err = t.f.Chmod(t.perm); err != nil {
+	if err = commitTemp(t.f, t.tmp, t.path, t.perm, check); err != nil {
 		return err
 	}
-	if err = t.f.Sync(); err != nil {
-		return err
-	}
-	if v := os.Getenv(CrashHookEnv); v != "" && hookNow(&crashWrites, v) {
-		crash()
-	}
-	if check != nil {
-		if err = check(); err != nil {
-			return err
-		}
-	}
-	tempMu.Lock()
-	err = os.Rename(t.tmp, t.path)
-	if err == nil {
-		delete(temps, t.tmp)
-		t.committed = true
-	}
-	tempMu.Unlock()
-	if err != nil {
-		return err
-	}
+	t.committed = true
 	return syncDir(filepath.Dir(t.path))
 }
 
